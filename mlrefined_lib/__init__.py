@@ -1,0 +1,43 @@
+"""mlrefined_lib: the tested helper library of the book *Feature Engineering, Refined*.
+
+Modules by topic (math separate from drawing):
+
+* :mod:`~mlrefined_lib.costs` — cost functions of a linear model;
+* :mod:`~mlrefined_lib.optimizers` — gradient descent and Newton's method;
+* :mod:`~mlrefined_lib.normalizers` — standard, min-max and PCA-sphering;
+* :mod:`~mlrefined_lib.plotting` — contour plots, cost histories, histograms;
+* :mod:`~mlrefined_lib.widgets` — sliders over precomputed frames;
+* :mod:`~mlrefined_lib.datasets` — loaders for the book's ``datasets/``;
+* :mod:`~mlrefined_lib.checks` — the checks that exercise cells call.
+"""
+
+from .costs import (
+    cross_entropy,
+    least_absolute_deviations,
+    least_squares,
+    misclassifications,
+    model,
+    multiclass_softmax,
+    softmax,
+)
+from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
+from .optimizers import DivergenceWarning, History, gradient_descent, newtons_method
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "model",
+    "least_squares",
+    "least_absolute_deviations",
+    "softmax",
+    "cross_entropy",
+    "multiclass_softmax",
+    "misclassifications",
+    "gradient_descent",
+    "newtons_method",
+    "History",
+    "DivergenceWarning",
+    "standard_normalizer",
+    "minmax_normalizer",
+    "pca_sphere",
+]

@@ -1,0 +1,357 @@
+"""Cost functions of a linear model (taught in chapters 1 and 3).
+
+Each constructor takes the data and returns a cost *object* ``g``; calling
+``g(w)`` gives the cost of the weights ``w`` as a float. The data are captured
+when ``g`` is built, never read from module-level state.
+
+Conventions (the book's preface):
+
+* ``x`` has shape ``(P, N)``: P points in rows, N features in columns.
+* ``y`` has shape ``(P,)``.
+* ``w`` has shape ``(N+1,)``, the bias first, so ``model(x, w) = w[0] + x @ w[1:]``.
+  For the multiclass softmax ``w`` has shape ``(N+1, K)``.
+* Every cost is a *mean* over the P points.
+
+Besides ``g(w)`` every cost object offers
+
+* ``g.gradient(w)``: the analytic gradient (same shape as ``w``), used by
+  :func:`mlrefined_lib.optimizers.gradient_descent` because it is several
+  times faster than automatic differentiation on large data;
+* ``g.batch(ws)``: the cost of many weight vectors at once (shape
+  ``(M, *w.shape)`` in, ``(M,)`` out), used to draw contour plots quickly.
+
+``g(w)`` is written with ``autograd.numpy``, so ``autograd.grad(g)`` also works
+and the tests check that it agrees with ``g.gradient``.
+"""
+
+from __future__ import annotations
+
+import autograd.numpy as anp
+import numpy as np
+
+from ._validation import as_inputs, as_outputs, check_labels, check_weights
+
+__all__ = [
+    "model",
+    "Cost",
+    "least_squares",
+    "least_absolute_deviations",
+    "softmax",
+    "cross_entropy",
+    "multiclass_softmax",
+    "misclassifications",
+]
+
+# Rows of weights evaluated together by ``Cost.batch`` for costs that must
+# touch every data point: keeps the (chunk, P) temporaries at a few MB.
+_BATCH_ELEMENTS = 2_000_000
+
+
+def model(x, w):
+    """The linear model ``w[0] + x @ w[1:]`` (chapter 1).
+
+    Parameters
+    ----------
+    x : array of shape (P, N)
+    w : array of shape (N+1,) or (N+1, K)
+
+    Returns
+    -------
+    array of shape (P,) or (P, K)
+    """
+    x = as_inputs(x)
+    check_weights(w, (x.shape[1] + 1,) + tuple(np.shape(w)[1:]), x.shape)
+    return w[0] + x @ w[1:]
+
+
+def _sigmoid(t):
+    """Logistic function, computed without overflow for large |t|."""
+    return 0.5 * (1.0 + np.tanh(0.5 * t))
+
+
+class Cost:
+    """A cost of a linear model on fixed data; call it with the weights.
+
+    Subclasses define ``_value`` (autograd-compatible), ``_gradient`` and
+    ``_batch_values``. Use the constructor functions (:func:`least_squares`,
+    ...) rather than this class.
+    """
+
+    name = "cost"
+
+    def __init__(self, x, y, num_outputs: int | None = None):
+        self.x = as_inputs(x)
+        self.y = as_outputs(y, self.x.shape[0], self.x.shape)
+        self.num_points, self.num_features = self.x.shape
+        # The data with a leading column of ones, so that model = x_ext @ w.
+        self.x_ext = np.hstack([np.ones((self.num_points, 1)), self.x])
+        self.weight_shape = (self.num_features + 1,) if num_outputs is None else (self.num_features + 1, num_outputs)
+
+    def __repr__(self) -> str:
+        return f"{self.name}(P={self.num_points}, N={self.num_features})"
+
+    def _check(self, w) -> None:
+        check_weights(w, self.weight_shape, self.x.shape)
+
+    def __call__(self, w) -> float:
+        """Cost of the weights ``w`` (shape ``weight_shape``)."""
+        self._check(w)
+        return self._value(w)
+
+    def gradient(self, w) -> np.ndarray:
+        """Analytic gradient of the cost at ``w``; same shape as ``w``."""
+        self._check(w)
+        return self._gradient(np.asarray(w, dtype=float))
+
+    def batch(self, ws) -> np.ndarray:
+        """Costs of many weights at once.
+
+        Parameters
+        ----------
+        ws : array of shape (M, *weight_shape)
+
+        Returns
+        -------
+        array of shape (M,)
+        """
+        ws = np.asarray(ws, dtype=float)
+        if ws.shape[1:] != self.weight_shape:
+            raise ValueError(
+                f"batch expects weights of shape (M, {', '.join(map(str, self.weight_shape))}); "
+                f"found {ws.shape}."
+            )
+        chunk = max(1, _BATCH_ELEMENTS // self.num_points)
+        return np.concatenate([self._batch_values(ws[i : i + chunk]) for i in range(0, len(ws), chunk)])
+
+    def _batch_values(self, ws: np.ndarray) -> np.ndarray:  # pragma: no cover - overridden
+        return np.array([self._value(w) for w in ws])
+
+
+class _LeastSquares(Cost):
+    name = "least_squares"
+
+    def __init__(self, x, y):
+        super().__init__(x, y)
+        # A quadratic is fixed by a few moments of the data, so the cost of any
+        # w can be computed in O(N^2) instead of O(P N): used by ``batch``.
+        self._second_moment = self.x_ext.T @ self.x_ext / self.num_points
+        self._cross_moment = self.x_ext.T @ self.y / self.num_points
+        self._mean_square_y = float(self.y @ self.y) / self.num_points
+
+    def _value(self, w):
+        residual = anp.dot(self.x_ext, w) - self.y
+        return anp.mean(residual**2)
+
+    def _gradient(self, w):
+        residual = self.x_ext @ w - self.y
+        return (2.0 / self.num_points) * (self.x_ext.T @ residual)
+
+    def hessian(self, w=None) -> np.ndarray:
+        """The constant Hessian ``(2/P) X̃ᵀX̃`` of the least-squares cost."""
+        return 2.0 * self._second_moment
+
+    def _batch_values(self, ws):
+        quadratic = np.einsum("mi,ij,mj->m", ws, self._second_moment, ws)
+        values = quadratic - 2.0 * ws @ self._cross_moment + self._mean_square_y
+        # Rounding can push a cost that is truly ~0 slightly below zero.
+        return np.maximum(values, 0.0)
+
+
+class _LeastAbsoluteDeviations(Cost):
+    name = "least_absolute_deviations"
+
+    def _value(self, w):
+        return anp.mean(anp.abs(anp.dot(self.x_ext, w) - self.y))
+
+    def _gradient(self, w):
+        return self.x_ext.T @ np.sign(self.x_ext @ w - self.y) / self.num_points
+
+    def _batch_values(self, ws):
+        return np.abs(ws @ self.x_ext.T - self.y).mean(axis=1)
+
+
+class _Softmax(Cost):
+    name = "softmax"
+
+    def __init__(self, x, y):
+        super().__init__(x, y)
+        check_labels(self.y, (-1.0, 1.0), "softmax")
+
+    def _value(self, w):
+        return anp.mean(anp.logaddexp(0.0, -self.y * anp.dot(self.x_ext, w)))
+
+    def _gradient(self, w):
+        margins = self.y * (self.x_ext @ w)
+        return -self.x_ext.T @ (self.y * _sigmoid(-margins)) / self.num_points
+
+    def _batch_values(self, ws):
+        return np.logaddexp(0.0, -self.y * (ws @ self.x_ext.T)).mean(axis=1)
+
+
+class _CrossEntropy(Cost):
+    name = "cross_entropy"
+
+    def __init__(self, x, y):
+        super().__init__(x, y)
+        check_labels(self.y, (0.0, 1.0), "cross_entropy")
+
+    def _value(self, w):
+        # -[y log s + (1-y) log(1-s)] with s = sigmoid(m) equals log(1+e^m) - y m.
+        m = anp.dot(self.x_ext, w)
+        return anp.mean(anp.logaddexp(0.0, m) - self.y * m)
+
+    def _gradient(self, w):
+        return self.x_ext.T @ (_sigmoid(self.x_ext @ w) - self.y) / self.num_points
+
+    def _batch_values(self, ws):
+        m = ws @ self.x_ext.T
+        return (np.logaddexp(0.0, m) - self.y * m).mean(axis=1)
+
+
+class _MulticlassSoftmax(Cost):
+    name = "multiclass_softmax"
+
+    def __init__(self, x, y, num_classes: int | None = None):
+        x_arr = as_inputs(x)
+        y_arr = as_outputs(y, x_arr.shape[0], x_arr.shape)
+        if not np.all(y_arr == np.round(y_arr)) or y_arr.min() < 0:
+            raise ValueError(
+                f"multiclass_softmax expects integer class labels 0, 1, ..., K-1; found {np.unique(y_arr)[:10].tolist()}."
+            )
+        found = int(y_arr.max()) + 1
+        if num_classes is None:
+            num_classes = found
+        elif num_classes < found:
+            raise ValueError(f"num_classes={num_classes} but y holds the label {found - 1}.")
+        super().__init__(x_arr, y_arr, num_outputs=num_classes)
+        self.num_classes = num_classes
+        self.labels = y_arr.astype(int)
+        self._one_hot = np.eye(num_classes)[self.labels]
+
+    def _value(self, w):
+        scores = anp.dot(self.x_ext, w)
+        top = anp.max(scores, axis=1, keepdims=True)
+        log_norm = top[:, 0] + anp.log(anp.sum(anp.exp(scores - top), axis=1))
+        return anp.mean(log_norm - anp.sum(scores * self._one_hot, axis=1))
+
+    def _gradient(self, w):
+        scores = self.x_ext @ w
+        scores -= scores.max(axis=1, keepdims=True)
+        probabilities = np.exp(scores)
+        probabilities /= probabilities.sum(axis=1, keepdims=True)
+        return self.x_ext.T @ (probabilities - self._one_hot) / self.num_points
+
+    def _batch_values(self, ws):
+        return np.array([self._value(w) for w in ws])
+
+
+class _Misclassifications(Cost):
+    name = "misclassifications"
+
+    def __init__(self, x, y):
+        super().__init__(x, y)
+        values = set(np.unique(self.y).tolist())
+        if values <= {-1.0, 1.0}:
+            self.kind = "plus_minus"
+        elif values <= {0.0, 1.0}:
+            self.kind = "zero_one"
+        elif all(float(v).is_integer() and v >= 0 for v in values):
+            self.kind = "multiclass"
+        else:
+            raise ValueError(
+                "misclassifications expects -1/+1 labels, 0/1 labels or integer classes 0..K-1; "
+                f"found {sorted(values)[:10]}."
+            )
+
+    def _check(self, w) -> None:
+        if self.kind in ("multiclass", "zero_one") and np.ndim(w) == 2:
+            check_weights(w, (self.num_features + 1, np.shape(w)[1]), self.x.shape)
+        else:
+            check_weights(w, (self.num_features + 1,), self.x.shape)
+
+    def _value(self, w):
+        scores = self.x_ext @ np.asarray(w, dtype=float)
+        if scores.ndim == 2:
+            predicted = scores.argmax(axis=1)
+        elif self.kind == "zero_one":
+            predicted = (scores > 0).astype(float)
+        else:
+            predicted = np.where(scores > 0, 1.0, -1.0)
+        return int(np.count_nonzero(predicted != self.y))
+
+    def gradient(self, w):
+        raise TypeError("the number of misclassifications is piecewise constant: it has no useful gradient.")
+
+    def batch(self, ws):
+        return np.array([self(w) for w in np.asarray(ws, dtype=float)])
+
+
+def least_squares(x, y) -> Cost:
+    """Least-squares cost ``(1/P) Σ (w[0] + x_p @ w[1:] − y_p)²`` (chapter 1).
+
+    Parameters
+    ----------
+    x : array of shape (P, N)
+    y : array of shape (P,)
+
+    Returns
+    -------
+    Cost
+        ``g(w)`` for ``w`` of shape (N+1,). Its gradient is
+        ``(2/P) X̃ᵀ(X̃w − y)`` and its Hessian ``(2/P) X̃ᵀX̃``, where ``X̃`` is
+        ``x`` with a leading column of ones.
+    """
+    return _LeastSquares(x, y)
+
+
+def least_absolute_deviations(x, y) -> Cost:
+    """Least-absolute-deviations cost ``(1/P) Σ |w[0] + x_p @ w[1:] − y_p|`` (chapter 1).
+
+    Less sensitive to outliers than least squares; not differentiable where a
+    residual is zero (``gradient`` uses ``sign(0) = 0`` there).
+    """
+    return _LeastAbsoluteDeviations(x, y)
+
+
+def softmax(x, y) -> Cost:
+    """Two-class softmax cost ``(1/P) Σ log(1 + exp(−y_p model_p))`` for labels ±1 (chapter 3).
+
+    Computed as ``logaddexp(0, −y·model)``, so large margins neither overflow
+    nor lose the cost to rounding.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` holds anything other than -1 and +1.
+    """
+    return _Softmax(x, y)
+
+
+def cross_entropy(x, y) -> Cost:
+    """Cross-entropy (log loss) for labels 0/1 (chapter 3).
+
+    ``(1/P) Σ −[y_p log σ(model_p) + (1−y_p) log(1−σ(model_p))]`` with σ the
+    logistic function. With labels mapped by ``y = 2·y01 − 1`` it equals the
+    softmax cost exactly.
+    """
+    return _CrossEntropy(x, y)
+
+
+def multiclass_softmax(x, y, num_classes: int | None = None) -> Cost:
+    """Multiclass softmax (cross-entropy over K classes) for integer labels (chapter 3).
+
+    ``(1/P) Σ [log Σ_k exp(model_p,k) − model_p,y_p]`` with
+    ``model = w[0] + x @ w[1:]`` and ``w`` of shape ``(N+1, K)``.
+    ``K`` defaults to ``max(y) + 1``.
+    """
+    return _MulticlassSoftmax(x, y, num_classes)
+
+
+def misclassifications(x, y) -> Cost:
+    """Number of misclassified points, a metric to report beside the cost (chapter 3).
+
+    Labels may be ±1 (predict ``sign(model)``), 0/1 (predict ``model > 0``) or,
+    for weights of shape ``(N+1, K)``, integer classes (predict the arg-max).
+    ``g(w)`` returns an ``int``.
+    """
+    return _Misclassifications(x, y)

@@ -1,0 +1,265 @@
+"""Gradient descent and Newton's method (chapter 1).
+
+Both return a :class:`History`: every weight visited and its cost, so the
+notebooks can plot paths and cost curves without re-running anything.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import autograd
+import numpy as np
+
+from ._validation import check_choice
+
+__all__ = ["History", "gradient_descent", "newtons_method", "DivergenceWarning"]
+
+ALPHA_RULES = ("diminishing",)
+
+
+class DivergenceWarning(RuntimeWarning):
+    """Issued when a run stops because the cost stopped being finite."""
+
+
+@dataclass
+class History:
+    """What an optimizer did, step by step.
+
+    Attributes
+    ----------
+    weights : array of shape (K+1, *w.shape)
+        ``weights[0]`` is the start, ``weights[k]`` the weights after step k.
+    costs : array of shape (K+1,)
+        ``costs[k] = g(weights[k])``.
+    gradient_norms : array of shape (K+1,)
+        Euclidean norm of the gradient at each weight (for stopping rules).
+    alphas : array of shape (K,)
+        The step length used at each step (empty for Newton's method).
+    stop_reason : str
+        ``"max_its"``, ``"tolerance"`` (gradient norm fell below ``tol``) or
+        ``"diverged"`` (a step gave a non-finite cost; that step is not kept).
+    """
+
+    weights: np.ndarray
+    costs: np.ndarray
+    gradient_norms: np.ndarray
+    alphas: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    stop_reason: str = "max_its"
+
+    @property
+    def best_weights(self) -> np.ndarray:
+        """The weights with the lowest cost seen."""
+        return self.weights[int(np.argmin(self.costs))]
+
+    @property
+    def final_weights(self) -> np.ndarray:
+        """The last weights kept."""
+        return self.weights[-1]
+
+    @property
+    def steps(self) -> int:
+        """Number of steps taken (kept)."""
+        return len(self.costs) - 1
+
+    def __repr__(self) -> str:
+        return (
+            f"History(steps={self.steps}, first cost={self.costs[0]:.6g}, "
+            f"final cost={self.costs[-1]:.6g}, stop_reason={self.stop_reason!r})"
+        )
+
+
+def _gradient_function(g: Callable, gradient: Callable | None) -> Callable:
+    if gradient is not None:
+        return gradient
+    analytic = getattr(g, "gradient", None)
+    if callable(analytic):
+        return analytic
+    return autograd.grad(g)
+
+
+def _check_start(w0) -> np.ndarray:
+    w = np.array(w0, dtype=float)  # a copy: the caller's array is never changed
+    if w.ndim == 0 or w.size == 0:
+        raise ValueError(f"w0 must be a non-empty array of weights; found {w0!r}.")
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"w0 must be finite; found {w0!r}.")
+    return w
+
+
+def _check_its(max_its) -> int:
+    if not isinstance(max_its, numbers.Integral) or max_its < 0:
+        raise ValueError(f"max_its must be a non-negative integer; found {max_its!r}.")
+    return int(max_its)
+
+
+def _finite_cost(g: Callable, w: np.ndarray) -> float:
+    with np.errstate(over="ignore", invalid="ignore"):
+        value = float(g(w))
+    return value
+
+
+def gradient_descent(
+    g: Callable,
+    w0,
+    alpha: float | str,
+    max_its: int,
+    *,
+    tol: float | None = None,
+    gradient: Callable | None = None,
+) -> History:
+    """Minimize ``g`` with the gradient-descent step ``w ← w − α ∇g(w)`` (chapter 1).
+
+    Parameters
+    ----------
+    g : callable
+        The cost, ``g(w) -> float``; typically from :mod:`mlrefined_lib.costs`.
+    w0 : array
+        Starting weights (not modified).
+    alpha : float or ``"diminishing"``
+        A fixed step length α > 0, or ``"diminishing"`` for α_k = 1/k at step k ≥ 1.
+    max_its : int
+        Largest number of steps.
+    tol : float, optional
+        Stop early once the gradient norm is at most ``tol``.
+    gradient : callable, optional
+        ``∇g``. Defaults to ``g.gradient`` when ``g`` has one (the library's
+        costs have an analytic gradient), otherwise autograd's ``grad(g)``.
+
+    Returns
+    -------
+    History
+        ``weights`` of shape ``(K+1, *w0.shape)`` and ``costs`` of shape ``(K+1,)``
+        where ``K ≤ max_its`` is the number of steps kept.
+
+    Warns
+    -----
+    DivergenceWarning
+        When a step gives a non-finite cost (or gradient). The run stops there,
+        and the history up to the last finite cost is returned, so no NaN
+        reaches a plot.
+    """
+    if isinstance(alpha, str):
+        check_choice(alpha, ALPHA_RULES, "step-length rule")
+    elif not isinstance(alpha, numbers.Real) or not np.isfinite(alpha) or alpha <= 0:
+        raise ValueError(f"alpha must be a positive number or one of {list(ALPHA_RULES)}; found {alpha!r}.")
+    if tol is not None and not (isinstance(tol, numbers.Real) and tol >= 0):
+        raise ValueError(f"tol must be a non-negative number or None; found {tol!r}.")
+    max_its = _check_its(max_its)
+    w = _check_start(w0)
+    grad = _gradient_function(g, gradient)
+
+    cost = _finite_cost(g, w)
+    if not np.isfinite(cost):
+        raise ValueError(f"the cost is not finite at the starting weights w0 (g(w0) = {cost}).")
+    with np.errstate(over="ignore", invalid="ignore"):
+        direction = np.asarray(grad(w), dtype=float)
+    weights, costs, norms, alphas = [w.copy()], [cost], [float(np.linalg.norm(direction))], []
+    stop_reason = "max_its"
+
+    for k in range(1, max_its + 1):
+        if tol is not None and norms[-1] <= tol:
+            stop_reason = "tolerance"
+            break
+        step = 1.0 / k if alpha == "diminishing" else float(alpha)
+        with np.errstate(over="ignore", invalid="ignore"):
+            w_next = w - step * direction
+            cost_next = _finite_cost(g, w_next)
+            direction_next = np.asarray(grad(w_next), dtype=float) if np.isfinite(cost_next) else None
+        if not np.isfinite(cost_next) or not np.all(np.isfinite(direction_next)):
+            warnings.warn(
+                f"gradient descent diverged at step {k}: the cost became {cost_next} "
+                f"(it was {costs[-1]:.4g} at step {k - 1}). Stopped there and kept the first {k} "
+                "weights. Try a smaller alpha, or normalize the inputs (chapter 6).",
+                DivergenceWarning,
+                stacklevel=2,
+            )
+            stop_reason = "diverged"
+            break
+        w, direction = w_next, direction_next
+        weights.append(w.copy())
+        costs.append(cost_next)
+        norms.append(float(np.linalg.norm(direction)))
+        alphas.append(step)
+    else:
+        if tol is not None and norms[-1] <= tol:
+            stop_reason = "tolerance"
+
+    return History(np.array(weights), np.array(costs), np.array(norms), np.array(alphas), stop_reason)
+
+
+def newtons_method(
+    g: Callable,
+    w0,
+    max_its: int,
+    *,
+    epsilon: float = 1e-7,
+    tol: float | None = None,
+) -> History:
+    """Minimize ``g`` with Newton steps ``w ← w − (∇²g + εI)⁻¹ ∇g`` (chapter 1).
+
+    Gradient and Hessian come from autograd. The small ``epsilon`` keeps the
+    linear solve well posed when the Hessian is (nearly) singular. On a
+    quadratic cost such as least squares one step lands on the minimum.
+
+    Parameters
+    ----------
+    g : callable
+        The cost, ``g(w) -> float``, written with ``autograd.numpy``.
+    w0 : array of shape (D,)
+        Starting weights (not modified). Only 1-D weights are supported.
+    max_its : int
+        Largest number of steps.
+    epsilon : float
+        Regularizer added to the Hessian's diagonal.
+    tol : float, optional
+        Stop once the gradient norm is at most ``tol``.
+
+    Returns
+    -------
+    History
+    """
+    max_its = _check_its(max_its)
+    w = _check_start(w0)
+    if w.ndim != 1:
+        raise ValueError(f"newtons_method supports 1-D weights of shape (D,); found shape {w.shape}.")
+    if not (isinstance(epsilon, numbers.Real) and epsilon >= 0):
+        raise ValueError(f"epsilon must be a non-negative number; found {epsilon!r}.")
+    grad = autograd.grad(g)
+    hess = autograd.hessian(g)
+
+    cost = _finite_cost(g, w)
+    if not np.isfinite(cost):
+        raise ValueError(f"the cost is not finite at the starting weights w0 (g(w0) = {cost}).")
+    gradient = np.asarray(grad(w), dtype=float)
+    weights, costs, norms = [w.copy()], [cost], [float(np.linalg.norm(gradient))]
+    stop_reason = "max_its"
+    for k in range(1, max_its + 1):
+        if tol is not None and norms[-1] <= tol:
+            stop_reason = "tolerance"
+            break
+        hessian = np.asarray(hess(w), dtype=float) + epsilon * np.eye(w.size)
+        with np.errstate(over="ignore", invalid="ignore"):
+            w_next = w - np.linalg.solve(hessian, gradient)
+            cost_next = _finite_cost(g, w_next)
+        if not np.isfinite(cost_next):
+            warnings.warn(
+                f"Newton's method diverged at step {k}: the cost became {cost_next}. "
+                "Try a larger epsilon or a better start.",
+                DivergenceWarning,
+                stacklevel=2,
+            )
+            stop_reason = "diverged"
+            break
+        w = w_next
+        gradient = np.asarray(grad(w), dtype=float)
+        weights.append(w.copy())
+        costs.append(cost_next)
+        norms.append(float(np.linalg.norm(gradient)))
+    else:
+        if tol is not None and norms[-1] <= tol:
+            stop_reason = "tolerance"
+    return History(np.array(weights), np.array(costs), np.array(norms), np.zeros(0), stop_reason)

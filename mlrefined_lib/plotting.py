@@ -1,0 +1,230 @@
+"""Figures used throughout the book: contour plots with descent paths, cost
+histories and per-feature histograms (chapter 1 onwards).
+
+The math lives in :mod:`costs` and :mod:`optimizers`; this module only draws.
+Conventions: filled contours run light to dark Blues (dark = high cost); a
+descent path runs green (first step) to red (last step) and its start and end
+are also marked by shape (circle, cross) and named in the legend, so colour is
+never the only carrier of meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.collections import LineCollection
+from matplotlib.colors import LinearSegmentedColormap
+
+from ._validation import as_inputs
+
+__all__ = [
+    "PATH_COLORS",
+    "cost_grid",
+    "contour_levels",
+    "contour_with_path",
+    "cost_histories",
+    "feature_histograms",
+]
+
+#: Green (first step) to red (last step).
+PATH_COLORS = LinearSegmentedColormap.from_list("path", ["#1a9641", "#fdae61", "#d7191c"])
+_LINE_STYLES = ["-", "--", "-.", ":"]
+
+
+def cost_grid(
+    g: Callable,
+    w0_range: tuple[float, float],
+    w1_range: tuple[float, float],
+    num: int = 200,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Evaluate a cost of two weights on a ``num × num`` grid.
+
+    Uses ``g.batch`` (vectorized; O(grid) for least squares) when the cost has
+    it, and a plain loop over grid points otherwise.
+
+    Returns
+    -------
+    w0, w1, values : arrays of shape (num, num)
+    """
+    if num < 2:
+        raise ValueError(f"num must be at least 2; found {num}.")
+    w0, w1 = np.meshgrid(np.linspace(*w0_range, num), np.linspace(*w1_range, num))
+    points = np.column_stack([w0.ravel(), w1.ravel()])
+    batch = getattr(g, "batch", None)
+    if callable(batch):
+        values = np.asarray(batch(points), dtype=float)
+    else:
+        values = np.array([float(g(point)) for point in points])
+    values = values.reshape(w0.shape)
+    if not np.all(np.isfinite(values)):
+        raise ValueError("the cost is not finite everywhere on the grid; narrow the ranges.")
+    return w0, w1, values
+
+
+def contour_levels(values: np.ndarray, num: int = 20, low: float | None = None, high: float | None = None) -> np.ndarray:
+    """Contour levels spaced evenly in the square root of ``cost − min``.
+
+    For a quadratic cost this draws ellipses at evenly spaced "radii", so the
+    bottom of a long narrow valley is still visible. Pass the same levels to
+    every frame of a slider so the shapes can be compared.
+    """
+    low = float(np.min(values)) if low is None else low
+    high = float(np.max(values)) if high is None else high
+    return low + (high - low) * np.linspace(0.0, 1.0, num) ** 2
+
+
+def _draw_path(ax, weights: np.ndarray, label_prefix: str = "") -> None:
+    weights = np.asarray(weights, dtype=float)
+    if weights.ndim != 2 or weights.shape[1] != 2:
+        raise ValueError(f"a path must have shape (K+1, 2); found {weights.shape}.")
+    if not np.all(np.isfinite(weights)):
+        raise ValueError("the path holds NaN or inf; plot only the finite part of a run.")
+    shades = np.linspace(0.0, 1.0, max(len(weights) - 1, 1))
+    segments = np.stack([weights[:-1], weights[1:]], axis=1)
+    ax.add_collection(LineCollection(segments, colors=PATH_COLORS(shades), linewidths=1.8, zorder=3))
+    ax.scatter(weights[1:-1, 0], weights[1:-1, 1], c=PATH_COLORS(shades[:-1]), s=14, zorder=4, edgecolors="k", linewidths=0.3)
+    ax.plot(*weights[0], "o", ms=9, mfc=PATH_COLORS(0.0), mec="k", zorder=5, label=f"{label_prefix}start")
+    ax.plot(*weights[-1], "X", ms=10, mfc=PATH_COLORS(1.0), mec="k", zorder=5, label=f"{label_prefix}end (step {len(weights) - 1})")
+
+
+def contour_with_path(
+    g: Callable,
+    w0_range: tuple[float, float],
+    w1_range: tuple[float, float],
+    path=None,
+    *,
+    ax=None,
+    num: int = 200,
+    levels=None,
+    minimum=None,
+    equal_aspect: bool = False,
+    title: str | None = None,
+    xlabel: str = "$w_0$ (bias)",
+    ylabel: str = "$w_1$ (slope)",
+    legend: bool = True,
+):
+    """Filled contour plot of a cost of two weights, with an optional descent path.
+
+    Parameters
+    ----------
+    g : callable
+        Cost of ``w`` of shape (2,).
+    w0_range, w1_range : (low, high)
+        Axis limits; kept exactly, so frames of a slider line up.
+    path : History or array of shape (K+1, 2), optional
+        Weights visited, drawn green → red with marked start and end.
+    levels : array, optional
+        Contour levels; by default :func:`contour_levels` of the grid.
+    minimum : array of shape (2,), optional
+        Marked with a star and labelled "minimum".
+    equal_aspect : bool
+        Same scale on both axes, so a gradient step is drawn perpendicular to
+        the contour it leaves.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.5, 4.5))
+    w0, w1, values = cost_grid(g, w0_range, w1_range, num)
+    if levels is None:
+        levels = contour_levels(values)
+    ax.contourf(w0, w1, values, levels=levels, cmap="Blues", extend="max")
+    ax.contour(w0, w1, values, levels=levels, colors="k", linewidths=0.4, alpha=0.35)
+    if minimum is not None:
+        ax.plot(*np.asarray(minimum, dtype=float), "*", ms=14, mfc="white", mec="k", zorder=6, label="minimum")
+    if path is not None:
+        _draw_path(ax, getattr(path, "weights", path))
+    ax.set_xlim(*w0_range)
+    ax.set_ylim(*w1_range)
+    if equal_aspect:
+        ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    if legend and (path is not None or minimum is not None):
+        ax.legend(loc="upper right", fontsize=8, framealpha=0.9)
+    return ax
+
+
+def cost_histories(
+    histories: Mapping[str, object],
+    *,
+    ax=None,
+    log: bool = False,
+    title: str | None = None,
+    ylabel: str = "cost $g(w^k)$",
+    values: Callable | None = None,
+):
+    """Plot the cost against the step number for several runs on one axes.
+
+    Parameters
+    ----------
+    histories : mapping of label -> History or sequence of costs
+    log : bool
+        Logarithmic cost axis.
+    values : callable, optional
+        Plot ``values(w)`` for each weight of a History instead of its cost
+        (for example a misclassification count).
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.8))
+    if not histories:
+        raise ValueError("histories is empty: pass at least one run.")
+    for i, (label, run) in enumerate(histories.items()):
+        if values is not None:
+            curve = np.array([values(w) for w in run.weights], dtype=float)
+        else:
+            curve = np.asarray(getattr(run, "costs", run), dtype=float)
+        if not np.all(np.isfinite(curve)):
+            raise ValueError(f"the run {label!r} holds NaN or inf values; plot its finite part only.")
+        ax.plot(np.arange(len(curve)), curve, _LINE_STYLES[i % len(_LINE_STYLES)], lw=2, label=label)
+    if log:
+        ax.set_yscale("log")
+    ax.set_xlabel("step $k$")
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    ax.legend(fontsize=9)
+    ax.grid(alpha=0.3)
+    return ax
+
+
+def feature_histograms(
+    x,
+    names: Sequence[str] | None = None,
+    *,
+    bins: int = 20,
+    axes=None,
+    title: str | None = None,
+    sharex: bool = False,
+):
+    """One histogram per feature (column of ``x``), side by side (chapter 6).
+
+    Returns
+    -------
+    array of matplotlib Axes
+    """
+    x = as_inputs(x)
+    count = x.shape[1]
+    names = list(names) if names is not None else [f"$x_{n + 1}$" for n in range(count)]
+    if len(names) != count:
+        raise ValueError(f"x has {count} feature(s) but {len(names)} name(s) were given.")
+    if axes is None:
+        fig, axes = plt.subplots(1, count, figsize=(2.4 * count, 2.6), sharex=sharex, squeeze=False)
+        axes = axes[0]
+        if title:
+            fig.suptitle(title)
+    for ax, column, name in zip(axes, x.T, names):
+        ax.hist(column, bins=bins, color="#4575b4", edgecolor="white")
+        ax.set_xlabel(name)
+    axes[0].set_ylabel("number of points")
+    return axes
