@@ -80,11 +80,14 @@ class Cost:
     name = "cost"
 
     def __init__(self, x, y, num_outputs: int | None = None):
-        self.x = as_inputs(x)
-        self.y = as_outputs(y, self.x.shape[0], self.x.shape)
-        self.num_points, self.num_features = self.x.shape
+        x = as_inputs(x)
+        # Copies: editing the caller's arrays later must not change g (nor make
+        # g(w) disagree with ``batch``, whose moments are computed here).
+        self.y = as_outputs(y, x.shape[0], x.shape).copy()
+        self.num_points, self.num_features = x.shape
         # The data with a leading column of ones, so that model = x_ext @ w.
-        self.x_ext = np.hstack([np.ones((self.num_points, 1)), self.x])
+        self.x_ext = np.hstack([np.ones((self.num_points, 1)), x])
+        self.x = self.x_ext[:, 1:]
         self.weight_shape = (self.num_features + 1,) if num_outputs is None else (self.num_features + 1, num_outputs)
 
     def __repr__(self) -> str:
@@ -108,7 +111,7 @@ class Cost:
 
         Parameters
         ----------
-        ws : array of shape (M, *weight_shape)
+        ws : array of shape ``(M,) + weight_shape``
 
         Returns
         -------
@@ -121,6 +124,8 @@ class Cost:
                 f"found {ws.shape}."
             )
         chunk = max(1, _BATCH_ELEMENTS // self.num_points)
+        if len(ws) == 0:
+            return np.zeros(0)
         return np.concatenate([self._batch_values(ws[i : i + chunk]) for i in range(0, len(ws), chunk)])
 
     def _batch_values(self, ws: np.ndarray) -> np.ndarray:  # pragma: no cover - overridden
@@ -264,6 +269,9 @@ class _Misclassifications(Cost):
             )
 
     def _check(self, w) -> None:
+        if self.kind == "multiclass" and np.ndim(w) != 2:
+            # Integer classes need one column of weights per class (arg-max).
+            check_weights(w, (self.num_features + 1, int(self.y.max()) + 1), self.x.shape)
         if self.kind in ("multiclass", "zero_one") and np.ndim(w) == 2:
             check_weights(w, (self.num_features + 1, np.shape(w)[1]), self.x.shape)
         else:

@@ -31,7 +31,7 @@ class History:
 
     Attributes
     ----------
-    weights : array of shape (K+1, *w.shape)
+    weights : array of shape ``(K+1,) + w.shape``
         ``weights[0]`` is the start, ``weights[k]`` the weights after step k.
     costs : array of shape (K+1,)
         ``costs[k] = g(weights[k])``.

@@ -1,7 +1,7 @@
 """Figures used throughout the book: contour plots with descent paths, cost
 histories and per-feature histograms (chapter 1 onwards).
 
-The math lives in :mod:`costs` and :mod:`optimizers`; this module only draws.
+The math lives in :mod:`mlrefined_lib.costs` and :mod:`mlrefined_lib.optimizers`; this module only draws.
 Conventions: filled contours run light to dark Blues (dark = high cost); a
 descent path runs green (first step) to red (last step) and its start and end
 are also marked by shape (circle, cross) and named in the legend, so colour is

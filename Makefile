@@ -1,0 +1,116 @@
+# Feature Engineering, Refined: build, test and serve the book.
+#
+#   make book      build the HTML book into _build/html (executes notebooks, cached)
+#   make test      run every test layer (library, nbval, strict build, HTML, browser, student, Binder)
+#   make lab       open the chapters in JupyterLab
+#   make student   student edition (solutions stripped) in _build/student/
+#   make bench     benchmarks -> benchmarks/RESULTS.md
+#
+# Needs only Python 3.11, git and make; everything else is installed here.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PY     := $(BIN)/python
+STAMP  := $(VENV)/.installed
+NOTEBOOKS := $(shell git ls-files 'chapters/*.ipynb' 2>/dev/null || find chapters -name '*.ipynb' -not -path '*checkpoint*')
+JB_FLAGS ?= --keep-going
+# Set by tools/vendor_assets.py --cdn when npm is missing.
+BOOK_CONFIG = $$(test -f _build/_config.cdn.yml && echo --config _build/_config.cdn.yml)
+
+.PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-binder \
+        lab student bench clean chromium
+
+help:
+	@sed -n '3,9p' Makefile
+
+# ---------------------------------------------------------------- environment
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $@
+
+venv: $(STAMP)
+
+# MathJax, require.js and the widget manager, served by the book itself.
+assets: assets/vendor/.stamp
+
+assets/vendor/.stamp: package.json package-lock.json tools/vendor_assets.py
+	@if command -v npm >/dev/null 2>&1; then \
+	    npm ci --no-audit --no-fund --loglevel=error && \
+	    $(PYTHON) tools/vendor_assets.py && rm -f _build/_config.cdn.yml && touch $@; \
+	else \
+	    $(PYTHON) tools/vendor_assets.py --cdn _build/_config.cdn.yml; \
+	fi
+
+# ---------------------------------------------------------------------- book
+book: $(STAMP) assets
+	$(BIN)/jupyter-book build . $(JB_FLAGS) $(BOOK_CONFIG)
+	@echo "The book is at: file://$(CURDIR)/_build/html/index.html"
+
+# Warnings are errors; a failing cell fails the build and names the notebook.
+strict-book: $(STAMP) assets
+	$(BIN)/jupyter-book build . -W -n --keep-going $(BOOK_CONFIG)
+
+# Re-execute notebooks in a fresh kernel and store their outputs:
+#   make execute                      (every chapter)
+#   make execute NB=chapters/01_gradient_descent/gradient_descent.ipynb
+execute: $(STAMP)
+	$(PY) tools/run_notebooks.py --write $(or $(NB),$(NOTEBOOKS))
+
+# ---------------------------------------------------------------------- tests
+test: $(STAMP) assets
+	$(MAKE) test-lib
+	$(MAKE) test-nbval
+	$(MAKE) strict-book
+	$(MAKE) test-student
+	$(MAKE) test-html
+	$(MAKE) test-binder
+	@echo "make test: every layer passed."
+
+test-lib: $(STAMP)
+	$(BIN)/pytest tests/lib -q -p no:cacheprovider
+
+# Notebooks are stored with outputs; nbval re-runs them and compares.
+test-nbval: $(STAMP)
+	$(BIN)/pytest --nbval $(NOTEBOOKS) --sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider
+
+# Built-HTML checks and the browser test (needs the strict build first).
+test-html: $(STAMP) chromium
+	$(BIN)/pytest tests/book -q -p no:cacheprovider -rs
+
+test-student: $(STAMP) assets
+	$(MAKE) student
+	$(BIN)/pytest tests/student -q -p no:cacheprovider
+
+# Binder installs only requirements.txt: check that this runs every chapter.
+test-binder:
+	rm -rf .venv-binder
+	$(PYTHON) -m venv .venv-binder
+	.venv-binder/bin/python -m pip install --quiet -r requirements.txt
+	.venv-binder/bin/python tools/run_notebooks.py $(NOTEBOOKS)
+
+# Debian's chromium for the browser test: installed when we are root.
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Debian's chromium for the browser test"; \
+	    (apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)); \
+	fi
+
+# --------------------------------------------------------------- other tools
+lab: $(STAMP)
+	$(BIN)/jupyter lab chapters
+
+student: $(STAMP) assets
+	$(PY) tools/student_edition.py --out _build/student
+	rm -rf _build/student-build _build/student/html
+	$(BIN)/jupyter-book build _build/student --path-output _build/student-build -W -n --keep-going $(BOOK_CONFIG)
+	mv _build/student-build/_build/html _build/student/html
+	@echo "Student edition: notebooks in _build/student/chapters, HTML at file://$(CURDIR)/_build/student/html/index.html"
+
+bench: $(STAMP) assets
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf _build .venv-binder assets/vendor

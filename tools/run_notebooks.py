@@ -1,0 +1,54 @@
+"""Execute notebooks top to bottom in a fresh kernel and report the first failure.
+
+    python tools/run_notebooks.py chapters/01_gradient_descent/gradient_descent.ipynb ...
+    python tools/run_notebooks.py --write chapters/NN_slug/*.ipynb   # store the outputs
+
+Used by `make test-binder` to show that an environment with only
+requirements.txt installed (what Binder builds) runs every chapter, and by
+`make execute` to re-execute notebooks and store their outputs (nbval compares
+them). Without --write the notebooks on disk are not modified. Exit status 1
+names the notebook and the failing cell.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+
+def run(path: Path, write: bool = False) -> bool:
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        notebook,
+        timeout=600,
+        kernel_name="python3",
+        store_widget_state=True,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    start = time.perf_counter()
+    try:
+        client.execute()
+    except CellExecutionError as error:
+        index = next((i for i, c in enumerate(notebook.cells) if c.get("outputs") and any(o.get("output_type") == "error" for o in c.outputs)), None)
+        print(f"FAILED {path} (cell {index}):\n{error}", file=sys.stderr)
+        return False
+    print(f"ok     {path} ({time.perf_counter() - start:.1f} s)")
+    if write:
+        nbformat.write(notebook, path)
+    return True
+
+
+if __name__ == "__main__":
+    arguments = sys.argv[1:]
+    write = "--write" in arguments
+    paths = [Path(p) for p in arguments if p != "--write"]
+    if not paths:
+        sys.exit("run_notebooks: no notebooks given")
+    results = [run(p, write) for p in paths]
+    print(f"{sum(results)} passed, {len(results) - sum(results)} failed")
+    sys.exit(0 if all(results) else 1)

@@ -1,0 +1,141 @@
+"""Write the student edition of the book: solutions out, stubs in.
+
+    python tools/student_edition.py --out _build/student
+
+For every chapter notebook listed in `_toc.yml` it
+
+* drops the worked answers of conceptual exercises (```{solution} cells);
+* drops the `{solution-start}` / `{solution-end}` markers around code
+  solutions, keeping the code cell in between;
+* replaces each block between `### BEGIN SOLUTION` and `### END SOLUTION` with
+  a stub that raises NotImplementedError, at the block's indentation;
+* tags every check cell (tag `check`) `raises-exception`, so that the
+  student edition's HTML build shows the message a student sees before
+  solving the exercise instead of failing;
+* clears outputs, execution counts and stored widget state.
+
+The other pages, `_config.yml` (with " (student edition)" added to the title),
+`_toc.yml` and `assets/` are copied unchanged, so `jupyter-book build OUT`
+builds the edition. Exit status 1 if a solution survived the transformation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import nbformat
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+STUB = 'raise NotImplementedError("Exercise: replace this line with your code.")'
+ANSWER = re.compile(r"^\s*```\{solution\}", re.MULTILINE)
+MARKER = re.compile(r"^\s*```\{solution-(start|end)\}", re.MULTILINE)
+
+
+def strip_solution_code(source: str) -> str:
+    """Replace every BEGIN/END SOLUTION block of a code cell with a stub."""
+    lines, out, inside = source.splitlines(), [], False
+    for line in lines:
+        stripped = line.strip()
+        if stripped == BEGIN:
+            if inside:
+                raise ValueError("nested '### BEGIN SOLUTION'")
+            inside = True
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(indent + STUB)
+        elif stripped == END:
+            if not inside:
+                raise ValueError("'### END SOLUTION' without a BEGIN")
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise ValueError("'### BEGIN SOLUTION' without an END")
+    return "\n".join(out)
+
+
+def student_notebook(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The student version of one notebook (a new object; the input is unchanged)."""
+    notebook = nbformat.from_dict(notebook)  # deep copy
+    cells = []
+    for cell in notebook.cells:
+        source = cell.source
+        if cell.cell_type == "markdown" and (ANSWER.search(source) or MARKER.search(source)):
+            continue
+        if cell.cell_type == "code":
+            tags = [t for t in cell.metadata.get("tags", []) if t != "solution"]
+            if BEGIN in source:
+                cell.source = strip_solution_code(source)
+            if "check" in tags and "raises-exception" not in tags:
+                tags.append("raises-exception")
+            if tags:
+                cell.metadata["tags"] = tags
+            else:
+                cell.metadata.pop("tags", None)
+            cell.outputs = []
+            cell.execution_count = None
+        cells.append(cell)
+    notebook.cells = cells
+    notebook.metadata.pop("widgets", None)
+    return notebook
+
+
+def toc_files(toc: dict) -> list[str]:
+    files = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                files.append(entry["file"])
+            walk(entry.get("sections"))
+            walk(entry.get("chapters"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    return files
+
+
+def main(out: Path) -> int:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    config["title"] = f"{config['title']} (student edition)"
+    (out / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
+    shutil.copy2(ROOT / "_toc.yml", out / "_toc.yml")
+    shutil.copytree(ROOT / "assets", out / "assets")
+    problems, stubs = [], 0
+    for name in toc_files(toc):
+        matches = [p for p in (ROOT / f"{name}{ext}" for ext in (".ipynb", ".md")) if p.exists()]
+        if not matches:
+            problems.append(f"{name}: listed in _toc.yml but not found")
+            continue
+        source = matches[0]
+        target = out / source.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.suffix == ".ipynb":
+            student = student_notebook(nbformat.read(source, as_version=4))
+            text = nbformat.writes(student)
+            if BEGIN in text or END in text or ANSWER.search(text):
+                problems.append(f"{source.relative_to(ROOT)}: a solution survived")
+            stubs += text.count("raise NotImplementedError(\\\"Exercise")
+            nbformat.write(student, target)
+        else:
+            shutil.copy2(source, target)
+    for problem in problems:
+        print("student_edition:", problem, file=sys.stderr)
+    print(f"student_edition: wrote {out} ({stubs} exercise stub(s))")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=ROOT / "_build" / "student")
+    sys.exit(main(parser.parse_args().out.resolve()))

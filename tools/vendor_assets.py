@@ -1,0 +1,75 @@
+"""Put the scripts the built book serves itself into assets/vendor/.
+
+    python tools/vendor_assets.py            # copy from node_modules/ (after `npm ci`)
+    python tools/vendor_assets.py --cdn OUT  # no npm: write a config that uses CDNs
+
+The book's pages need MathJax 3, require.js and the Jupyter widgets HTML
+manager. `_config.yml` points at local copies under `_static/vendor/`, so a
+built page loads nothing from outside the machine. Without npm, `--cdn` writes
+a copy of `_config.yml` that points at the public CDNs instead (the pages then
+need a network connection), and says so loudly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULES = ROOT / "node_modules"
+VENDOR = ROOT / "assets" / "vendor"
+
+# (source under node_modules, destination under assets/vendor)
+COPIES = [
+    ("mathjax/es5", "mathjax"),
+    ("requirejs/require.js", "require.js"),
+    ("@jupyter-widgets/html-manager/dist/embed-amd.js", "html-manager/embed-amd.js"),
+]
+CDN = {
+    "vendor/mathjax/tex-chtml.js": "https://cdn.jsdelivr.net/npm/mathjax@3.2.2/es5/tex-chtml.js",
+    "vendor/require.js": "https://cdn.jsdelivr.net/npm/requirejs@2.3.8/require.js",
+    "vendor/html-manager/embed-amd.js": "https://cdn.jsdelivr.net/npm/@jupyter-widgets/html-manager@1.0.6/dist/embed-amd.js",
+}
+
+
+def copy_from_node_modules() -> None:
+    missing = [src for src, _ in COPIES if not (MODULES / src).exists()]
+    if missing:
+        sys.exit(f"vendor_assets: missing in node_modules: {', '.join(missing)}. Run `npm ci` first.")
+    for src, dst in COPIES:
+        source, target = MODULES / src, VENDOR / dst
+        if target.exists():
+            shutil.rmtree(target) if target.is_dir() else target.unlink()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            # MathJax's sre (speech) folder is large and unused by tex-chtml.js.
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("sre", "*.map"))
+        else:
+            shutil.copy2(source, target)
+    print(f"vendor_assets: copied MathJax, require.js and the widget manager into {VENDOR.relative_to(ROOT)}/")
+
+
+def write_cdn_config(out: Path) -> None:
+    text = (ROOT / "_config.yml").read_text()
+    for local, remote in CDN.items():
+        if local not in text:
+            sys.exit(f"vendor_assets: _config.yml no longer mentions {local}; update tools/vendor_assets.py.")
+        text = text.replace(local, remote)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    bar = "!" * 78
+    print(f"{bar}\nnpm was not found: this build loads MathJax, require.js and the widget manager\n"
+          f"from public CDNs, so its pages need a network connection. Install Node.js/npm\n"
+          f"for an offline book. Config used: {out}\n{bar}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cdn", type=Path, help="write a CDN variant of _config.yml to this path instead")
+    args = parser.parse_args()
+    if args.cdn:
+        write_cdn_config(args.cdn)
+    else:
+        copy_from_node_modules()
