@@ -74,7 +74,7 @@ test-lib: $(STAMP)
 
 # Notebooks are stored with outputs; nbval re-runs them and compares.
 test-nbval: $(STAMP)
-	$(BIN)/pytest --nbval $(NOTEBOOKS) --sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider
+	$(BIN)/pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider
 
 # Built-HTML checks and the browser test (needs the strict build first).
 test-html: $(STAMP) chromium

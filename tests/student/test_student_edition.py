@@ -1,0 +1,110 @@
+"""Student edition (test layer 6): run after `make student`.
+
+Checks that no solution survives, that every exercise got a stub, that each
+check cell fails helpfully on the stub in the executed student edition, and
+that the same check cells pass on the solutions in the book.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib.util
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+STUDENT = ROOT / "_build" / "student"
+STUDENT_HTML = STUDENT / "html"
+BOOK_NOTEBOOKS = sorted((ROOT / "chapters").glob("*/*.ipynb"))
+
+spec = importlib.util.spec_from_file_location("student_edition", ROOT / "tools" / "student_edition.py")
+student_edition = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(student_edition)
+
+
+def solution_lines(notebook) -> list[str]:
+    """The non-trivial lines between BEGIN and END SOLUTION in a notebook."""
+    lines = []
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or student_edition.BEGIN not in cell.source:
+            continue
+        inside = False
+        for line in cell.source.splitlines():
+            if line.strip() == student_edition.BEGIN:
+                inside = True
+            elif line.strip() == student_edition.END:
+                inside = False
+            elif inside and len(line.strip()) > 12:
+                lines.append(line.strip())
+    return lines
+
+
+def check_cells(notebook) -> list[int]:
+    return [i for i, c in enumerate(notebook.cells) if c.cell_type == "code" and "check" in c.metadata.get("tags", [])]
+
+
+def test_book_has_notebooks():
+    assert BOOK_NOTEBOOKS, "no chapter notebooks found under chapters/"
+
+
+def test_transform_replaces_block_with_stub_at_its_indentation():
+    source = "def f(x):\n    ### BEGIN SOLUTION\n    y = x + 1\n    return y\n    ### END SOLUTION\n"
+    assert student_edition.strip_solution_code(source) == f"def f(x):\n    {student_edition.STUB}"
+
+
+@pytest.mark.parametrize("broken", [
+    "### BEGIN SOLUTION\nx = 1\n",
+    "x = 1\n### END SOLUTION\n",
+    "### BEGIN SOLUTION\n### BEGIN SOLUTION\n### END SOLUTION\n",
+])
+def test_transform_rejects_unbalanced_markers(broken):
+    with pytest.raises(ValueError):
+        student_edition.strip_solution_code(broken)
+
+
+@pytest.mark.parametrize("book_path", BOOK_NOTEBOOKS, ids=lambda p: p.parent.name)
+def test_student_notebook_has_no_solutions(book_path):
+    student_path = STUDENT / book_path.relative_to(ROOT)
+    assert student_path.exists(), f"{student_path} is missing: run `make student` first"
+    book, student = nbformat.read(book_path, 4), nbformat.read(student_path, 4)
+    text = nbformat.writes(student)
+    assert student_edition.BEGIN not in text and student_edition.END not in text
+    assert not re.search(r"```\{solution", text), "a worked answer or solution marker survived"
+    # A solution line may also appear in the chapter's own code; it must not
+    # appear more often in the student edition than outside the solutions.
+    outside = "\n".join(student_edition.strip_solution_code(c.source) for c in book.cells if c.cell_type == "code")
+    student_code = "\n".join(c.source for c in student.cells if c.cell_type == "code")
+    for line in solution_lines(book):
+        assert student_code.count(line) <= outside.count(line), f"solution code survived: {line!r}"
+    solutions = sum(c.source.count(student_edition.BEGIN) for c in book.cells if c.cell_type == "code")
+    assert text.count("raise NotImplementedError(") == solutions
+    assert all(not c.get("outputs") for c in student.cells if c.cell_type == "code"), "outputs were not cleared"
+    assert len(check_cells(student)) == len(check_cells(book)) > 0
+
+
+@pytest.mark.parametrize("book_path", BOOK_NOTEBOOKS, ids=lambda p: p.parent.name)
+def test_checks_fail_helpfully_on_stubs(book_path):
+    """In the executed student edition, each check cell shows CheckFailed with advice."""
+    page = STUDENT_HTML / book_path.relative_to(ROOT).with_suffix(".html")
+    assert page.exists(), f"{page} is missing: run `make student` (it executes and builds the edition)"
+    cells = re.split(r'<div class="cell ', page.read_text(encoding="utf-8"))[1:]
+    checks = [c for c in cells if c.startswith('tag_check') or ' tag_check ' in c.split('"', 1)[0]]
+    expected = len(check_cells(nbformat.read(book_path, 4)))
+    assert len(checks) == expected > 0, f"found {len(checks)} check cells in {page.name}, expected {expected}"
+    for number, cell in enumerate(checks, 1):
+        text = html.unescape(re.sub(r"<[^>]+>", "", cell))
+        assert "CheckFailed" in text, f"check cell {number} did not fail with CheckFailed on the stub"
+        assert "not written yet" in text and "NotImplementedError" in text, f"check cell {number}: unhelpful message"
+
+
+@pytest.mark.parametrize("book_path", BOOK_NOTEBOOKS, ids=lambda p: p.parent.name)
+def test_checks_pass_on_solutions(book_path):
+    book = nbformat.read(book_path, 4)
+    for index in check_cells(book):
+        outputs = book.cells[index].outputs
+        assert not any(o.output_type == "error" for o in outputs)
+        text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+        assert text.startswith("Correct"), f"check cell {index} of {book_path.name} printed {text!r}"
