@@ -70,7 +70,7 @@ test: $(STAMP) assets
 	@echo "make test: every layer passed."
 
 test-lib: $(STAMP)
-	$(BIN)/pytest tests/lib -q -p no:cacheprovider
+	$(BIN)/pytest tests/lib tests/harness -q -p no:cacheprovider
 
 # Notebooks are stored with outputs; nbval re-runs them and compares.
 test-nbval: $(STAMP)
