@@ -19,12 +19,13 @@ __all__ = ["standard_normalizer", "minmax_normalizer", "pca_sphere"]
 
 Transform = Callable[[np.ndarray], np.ndarray]
 
-# A feature whose spread is below this (relative to its size) is constant.
+# A feature whose spread is at most this fraction of its size is constant (the
+# spread is then rounding noise); a spread of exactly 0 is constant at any size.
 _CONSTANT_TOLERANCE = 1e-12
 
 
 def _constant_columns(spread: np.ndarray, scale: np.ndarray) -> np.ndarray:
-    return np.flatnonzero(spread <= _CONSTANT_TOLERANCE * np.maximum(1.0, scale))
+    return np.flatnonzero((spread == 0) | (spread <= _CONSTANT_TOLERANCE * scale))
 
 
 def _raise_constant(columns: np.ndarray, values: np.ndarray, who: str) -> None:
@@ -185,7 +186,10 @@ def pca_sphere(x, *, relative_floor: float = 1e-10, zca: bool = False) -> tuple[
         return sphered @ eigenvectors.T if zca else sphered
 
     def inverse(z):
-        z = np.asarray(z, dtype=float)
+        z = as_inputs(z, "z")
+        expected = x.shape[1] if zca else eigenvalues.size
+        if z.shape[1] != expected:
+            raise ValueError(f"pca_sphere's inverse expects {expected} column(s); got z of shape {z.shape}.")
         rotated = z @ eigenvectors if zca else z
         return rotated * scale @ eigenvectors.T + mean
 

@@ -235,3 +235,28 @@ def test_pca_sphere_full_rank_does_not_warn(data):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         pca_sphere(data)
+
+
+def test_tiny_but_varying_feature_is_not_called_constant():
+    x = np.array([[1e-13], [2e-13], [4e-13]])
+    transform, inverse = standard_normalizer(x)
+    z = transform(x)
+    assert np.allclose(z.mean(), 0) and np.allclose(z.std(), 1)
+    assert np.allclose(inverse(z), x, rtol=1e-12, atol=0)
+
+
+def test_rounding_noise_on_a_large_constant_is_called_constant():
+    x = np.full((5, 2), 1e6)
+    x[:, 0] = [1.0, 2.0, 3.0, 4.0, 5.0]
+    x[2, 1] += 1e-9  # far below 1e-12 of the value's size
+    with pytest.raises(ValueError, match="column.*1"):
+        standard_normalizer(x)
+
+
+def test_pca_sphere_inverse_checks_its_input():
+    x = np.random.default_rng(3).normal(size=(50, 3))
+    _, inverse = pca_sphere(x)
+    with pytest.raises(ValueError, match="3 column"):
+        inverse(np.zeros((4, 2)))
+    with pytest.raises(ValueError, match="NaN"):
+        inverse(np.full((4, 3), np.nan))

@@ -9,7 +9,7 @@ import pytest
 from mlrefined_lib import datasets
 from mlrefined_lib.checks import CheckFailed, check_close, check_descend_until_flat, check_least_squares_gradient
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 LOADERS = {
     "one_input_regression": (datasets.load_one_input_regression, (100, 1)),
