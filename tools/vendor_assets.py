@@ -27,6 +27,8 @@ COPIES = [
     ("requirejs/require.js", "require.js"),
     ("@jupyter-widgets/html-manager/dist/embed-amd.js", "html-manager/embed-amd.js"),
 ]
+# The widget manager's Font Awesome 4 fonts, which its stylesheet asks for.
+FONT_PATTERNS = ("*.woff2", "*.woff", "*.ttf")
 CDN = {
     "vendor/mathjax/tex-chtml.js": "https://cdn.jsdelivr.net/npm/mathjax@3.2.2/es5/tex-chtml.js",
     "vendor/require.js": "https://cdn.jsdelivr.net/npm/requirejs@2.3.8/require.js",
@@ -48,6 +50,10 @@ def copy_from_node_modules() -> None:
             shutil.copytree(source, target, ignore=shutil.ignore_patterns("sre", "*.map"))
         else:
             shutil.copy2(source, target)
+    fonts = MODULES / "@jupyter-widgets/html-manager/dist"
+    for pattern in FONT_PATTERNS:
+        for font in fonts.glob(pattern):
+            shutil.copy2(font, VENDOR / "html-manager" / font.name)
     print(f"vendor_assets: copied MathJax, require.js and the widget manager into {VENDOR.relative_to(ROOT)}/")
 
 
@@ -57,6 +63,8 @@ def write_cdn_config(out: Path) -> None:
         if local not in text:
             sys.exit(f"vendor_assets: _config.yml no longer mentions {local}; update tools/vendor_assets.py.")
         text = text.replace(local, remote)
+    # Local helper for the local widget manager only.
+    text = text.replace("      widgets-require-config.js: {}\n", "")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)
     bar = "!" * 78

@@ -30,30 +30,10 @@ FRAME_TIMEOUT_S = 5.0  # key press to new frame takes 5-20 ms; allow a slow mach
 
 # Problems of the built book that are not this test's to fix, each matched by a
 # regular expression on a page error or on the URL of a failed (HTTP >= 400)
-# request. The other tests tolerate exactly these; `test_known_issue_is_fixed`
-# fails (XPASS strict) as soon as one is gone, so its entry gets deleted here.
-KNOWN_ISSUES = {
-    "thebe-config-declared-twice": (
-        "pageerror", r"Identifier 'THEBE_JS_URL' has already been declared",
-        "Sphinx 7.4.7 writes every inline script that an extension adds after the builder is "
-        "initialised twice (Sphinx's `js_filename or ''` in StandaloneHTMLBuilder.prepare_writing "
-        "vs None in app.add_js_file), so sphinx-thebe's `const THEBE_JS_URL = ...` is declared "
-        "twice on every page. Harmless: the first copy defines the same constants.",
-    ),
-    "mathjax2-api-in-widget-labels": (
-        "pageerror", r"Cannot read properties of undefined \(reading 'Queue'\)",
-        "html-manager 1.0.6 typesets every widget description with MathJax 2's "
-        "MathJax.Hub.Queue whenever window.MathJax exists; the book loads MathJax 3, which has "
-        "no Hub. Harmless for plain-text labels (the text is set before), but it is an "
-        "uncaught error in a promise on every page with a described widget.",
-    ),
-    "widget-fontawesome4-fonts-404": (
-        "http", r"/@jupyter-widgets/(html-manager/dist/)?[0-9a-f]{20}\.(woff2?|ttf|eot|svg)(\?.*)?$",
-        "html-manager's CSS asks for its Font Awesome 4 fonts next to each AMD module's URL, "
-        "which require.js resolves relative to the page (chapters/<ch>/@jupyter-widgets/...); "
-        "tools/vendor_assets.py copies only embed-amd.js. Harmless: the theme's Font Awesome 6 "
-        "draws the widget icons as SVG.",
-    ),
+# request. The other tests tolerate exactly these; delete an entry as soon as
+# its problem is fixed.
+KNOWN_ISSUES: dict[str, tuple[str, str, str]] = {
+    # name: ("pageerror" | "http", regex, why it is harmless). Empty: the book has none.
 }
 # Console errors that say nothing about the book's content or widgets.
 IRRELEVANT_CONSOLE_ERRORS = [
@@ -358,14 +338,3 @@ def test_other_pages_load_offline_without_errors(browser, book_server, book):
         finally:
             visit.context.close()
     assert not problems, "\n  ".join(["problems on the book's pages:", *problems])
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(
-        strict=True, raises=AssertionError, reason=f"known issue {name!r}: {why} -- if this test XPASSes, the issue is fixed: "
-                            "delete its entry from KNOWN_ISSUES in tests/book/test_browser.py"))
-    for name, (_kind, _pattern, why) in KNOWN_ISSUES.items()
-])
-def test_known_issue_is_fixed(chapter, name):
-    seen = [p for p in chapter.problems() if known_issue(p) == name]
-    assert not seen, f"still happens: {seen[:3]}"
