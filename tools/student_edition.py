@@ -15,7 +15,7 @@ For every chapter notebook listed in `_toc.yml` it
 * clears outputs, execution counts and stored widget state.
 
 The other pages, `_config.yml` (with " (student edition)" added to the title),
-`_toc.yml` and `assets/` are copied unchanged, so `jupyter-book build OUT`
+`_toc.yml`, `assets/` and the book's local Sphinx extensions are copied unchanged, so `jupyter-book build OUT`
 builds the edition. Exit status 1 if a solution survived the transformation.
 """
 
@@ -111,6 +111,9 @@ def main(out: Path) -> int:
     (out / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
     shutil.copy2(ROOT / "_toc.yml", out / "_toc.yml")
     shutil.copytree(ROOT / "assets", out / "assets")
+    for name, folder in (config.get("sphinx", {}).get("local_extensions") or {}).items():
+        (out / folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / folder / f"{name}.py", out / folder / f"{name}.py")
     problems, stubs = [], 0
     for name in toc_files(toc):
         matches = [p for p in (ROOT / f"{name}{ext}" for ext in (".ipynb", ".md")) if p.exists()]
