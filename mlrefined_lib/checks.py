@@ -129,3 +129,115 @@ def check_descend_until_flat(student: Callable) -> None:
         if not np.allclose(w, reference.final_weights, rtol=1e-8, atol=1e-10):
             raise CheckFailed("the number of steps is right but the weights are not: use w ← w − alpha·gradient(w).")
     print("Correct: your function stops at the same step and the same weights as the reference.")
+
+
+# ---------------------------------------------------------------- chapter 7: imputation
+
+__all__ += ["check_train_median_impute", "check_gappy_softmax"]
+
+
+def _gappy_table(rng: np.random.Generator, shape: tuple[int, int], shift: float, fraction: float) -> np.ndarray:
+    """Skewed (log-normal) columns, so that mean and median differ, with a fraction of NaN."""
+    table = np.exp(rng.normal(size=shape)) * np.array([1.0, 10.0, 100.0])[: shape[1]] + shift
+    table[rng.random(shape) < fraction] = np.nan
+    return table
+
+
+def check_train_median_impute(student: Callable) -> None:
+    """Check ``student(x_train, x_new) -> (train_filled, new_filled)`` (chapter 7).
+
+    Both arrays should have their NaN entries replaced by the median of the
+    observed *training* entries of the same column, and neither input should
+    be changed. The reference is plain NumPy (``np.nanmedian`` of x_train).
+    """
+    rng = np.random.default_rng(71)
+    x_train = _gappy_table(rng, (41, 3), 0.0, 0.25)
+    x_new = _gappy_table(rng, (17, 3), 50.0, 0.3)      # shifted: its own medians differ
+    saved_train, saved_new = x_train.copy(), x_new.copy()
+    result = _call(student, "your function", x_train, x_new)
+    if not np.array_equal(x_train, saved_train, equal_nan=True) or not np.array_equal(x_new, saved_new, equal_nan=True):
+        raise CheckFailed("your function changed the arrays it was given (it filled them in place). "
+                          "Work on copies, e.g. filled = np.where(np.isnan(x), medians, x).")
+    if not (isinstance(result, tuple) and len(result) == 2):
+        raise CheckFailed("your function should return a pair (train_filled, new_filled): "
+                          "both splits, imputed with the training medians.")
+    train_filled = _as_array(result[0], "the imputed training split", x_train.shape)
+    new_filled = _as_array(result[1], "the imputed new split", x_new.shape)
+
+    def fill(m, values):
+        return np.where(np.isnan(m), values, m)
+
+    medians = np.nanmedian(x_train, axis=0)
+    if np.allclose(train_filled, fill(x_train, medians)) and np.allclose(new_filled, fill(x_new, medians)):
+        print("Correct: both splits are filled with the training medians, and the inputs are unchanged.")
+        return
+    observed_train, observed_new = ~np.isnan(x_train), ~np.isnan(x_new)
+    if not (np.allclose(train_filled[observed_train], x_train[observed_train])
+            and np.allclose(new_filled[observed_new], x_new[observed_new])):
+        raise CheckFailed("your function changed entries that were not missing: only the NaN entries should change.")
+    if np.allclose(train_filled, fill(x_train, medians)):
+        if np.allclose(new_filled, fill(x_new, np.nanmedian(x_new, axis=0))):
+            raise CheckFailed("the training split is right, but the new split is filled with the test split's own "
+                              "medians. Use the training medians for both: that is all a model will know.")
+        raise CheckFailed("the training split is right but the new split is not: fill its NaN entries with the "
+                          "medians of the training columns.")
+    for values, what in [(np.nanmean(x_train, axis=0), "the training means, not the medians"),
+                         (np.zeros(3), "zeros; use the median of each training column"),
+                         (np.nanmedian(np.vstack([x_train, x_new]), axis=0),
+                          "medians of both splits together: that leaks the new data; use the training split only")]:
+        if np.allclose(train_filled, fill(x_train, values)):
+            raise CheckFailed(f"your function fills the gaps with {what}.")
+    raise CheckFailed("the filled values are not the training medians. Compute np.nanmedian(x_train, axis=0) "
+                      "and put column n's median into the NaN entries of column n.")
+
+
+def check_gappy_softmax(student: Callable) -> None:
+    """Check ``student(x_train, y_train, normalize, alpha, steps) -> costs`` (chapter 7).
+
+    The function should mean-impute ``x_train`` with its own column means,
+    standard-normalize the result when ``normalize`` is True, and return the
+    ``steps + 1`` softmax costs of gradient descent from ``w = 0`` with step
+    length ``alpha``. The reference uses the library's ``gradient_descent``
+    on breast-cancer data (a subset) with injected gaps.
+    """
+    from sklearn.datasets import load_breast_cancer
+
+    from .costs import softmax
+    from .imputation import mean_imputer
+    from .normalizers import standard_normalizer
+
+    data = load_breast_cancer()
+    rng = np.random.default_rng(72)
+    rows = rng.choice(len(data.target), size=150, replace=False)
+    x = data.data[rows][:, [0, 3, 7, 21]]
+    y = 2.0 * data.target[rows] - 1.0
+    x[rng.random(x.shape) < 0.15] = np.nan
+    alpha, steps = 0.5, 12
+
+    def reference(inputs, normalize):
+        filled = mean_imputer(inputs)(inputs)
+        if normalize:
+            filled = standard_normalizer(filled)[0](filled)
+        return gradient_descent(softmax(filled, y), np.zeros(inputs.shape[1] + 1), alpha, steps).costs
+
+    saved = x.copy()
+    for normalize in (False, True):
+        result = _call(student, "your function", x.copy(), y.copy(), normalize, alpha, steps)
+        costs = _as_array(getattr(result, "costs", result), f"your function (normalize={normalize})", (steps + 1,))
+        expected = reference(x, normalize)
+        if np.allclose(costs, expected, rtol=1e-6, atol=1e-9):
+            continue
+        if abs(costs[0] - np.log(2)) > 1e-9:
+            raise CheckFailed(f"the first cost should be log 2 = {np.log(2):.6f} (all weights zero); found "
+                              f"{costs[0]:.6f}. Start gradient descent from np.zeros(N + 1).")
+        if normalize and np.allclose(costs, reference(x, False), rtol=1e-6, atol=1e-9):
+            raise CheckFailed("with normalize=True your costs equal the raw ones: standard-normalize the imputed "
+                              "inputs when normalize=True.")
+        if np.allclose(costs, reference(np.nan_to_num(saved), normalize), rtol=1e-6, atol=1e-9):
+            raise CheckFailed("your costs match inputs whose gaps were filled with 0: fill them with each "
+                              "column's mean (over its observed entries) instead.")
+        worst = int(np.argmax(np.abs(costs - expected)))
+        raise CheckFailed(f"with normalize={normalize} your cost after {worst} step(s) is {costs[worst]:.6f} but "
+                          f"should be {expected[worst]:.6f}. Impute with the column means, normalize only when "
+                          "asked, and run gradient descent on the softmax cost with labels ±1.")
+    print("Correct: your cost histories match the reference, raw and normalized.")

@@ -1,0 +1,246 @@
+"""Missing values: where they are, and filling them with training statistics (chapter 7).
+
+Two ideas live here:
+
+* :func:`missingness` and :func:`missing_mask` say which entries of a table
+  are missing, per column, so that one can decide what to do with each
+  feature *before* filling anything in;
+* :func:`mean_imputer` *fits* on the training split and returns a function
+  that fills the gaps of any later data with the same training statistics
+  (the column mean, median or most frequent value).
+
+What counts as missing
+----------------------
+For numeric arrays an entry is missing when it is NaN. For object arrays
+(categorical columns, or mixed tables such as ``np.asarray(dataframe)``) an
+entry is missing when it is ``None``, a float NaN, or pandas' ``NA`` / ``NaT``.
+Infinite values are never "missing": they are rejected, because no
+statistic can be taken over them.
+
+Nothing is changed in place: every function returns new arrays.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ._validation import check_choice
+
+__all__ = ["missing_mask", "missingness", "mean_imputer", "STRATEGIES"]
+
+STRATEGIES = ("mean", "median", "most_frequent")
+
+_MISSING_TYPE_NAMES = ("NAType", "NaTType")
+
+
+def _is_missing_scalar(value) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+        return bool(np.isnan(value))
+    return type(value).__name__ in _MISSING_TYPE_NAMES
+
+
+def _column_names(x, names: Sequence | None, num_columns: int) -> list[str]:
+    if names is None:
+        names = getattr(x, "columns", None)  # a pandas DataFrame carries its own names
+    if names is None:
+        return [str(n) for n in range(num_columns)]
+    names = [str(n) for n in names]
+    if len(names) != num_columns:
+        raise ValueError(f"names must give one name per column: x has {num_columns} column(s) but "
+                         f"{len(names)} name(s) were given.")
+    return names
+
+
+def _as_table(x, name: str) -> np.ndarray:
+    """Return ``x`` as a 2-D float array, or a 2-D object array if it is not numeric."""
+    arr = np.asarray(x)
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D with shape (P, N): P points in rows, N features in columns; "
+            f"found shape {arr.shape}. For one feature use {name}.reshape(-1, 1)."
+        )
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} must have at least one point and one feature; found shape {arr.shape}.")
+    if arr.dtype.kind in "biuf":
+        arr = arr.astype(float)
+        infinite = np.isinf(arr)
+        if infinite.any():
+            column = int(np.flatnonzero(infinite.any(axis=0))[0])
+            raise ValueError(
+                f"{name} has {int(infinite[:, column].sum())} infinite value(s) in column {column}. "
+                "Only NaN marks a missing entry; replace or drop the infinite values first."
+            )
+        return arr
+    if arr.dtype.kind in "OUS":
+        return arr.astype(object)
+    raise ValueError(f"{name} must hold numbers, or categories in an object/str array; found dtype {arr.dtype}.")
+
+
+def missing_mask(x) -> np.ndarray:
+    """Boolean array of the same shape as ``x``: True where an entry is missing (chapter 7).
+
+    Parameters
+    ----------
+    x : array of shape (P, N)
+        Numbers (NaN is missing) or an object/str array (``None``, NaN, pandas
+        ``NA`` and ``NaT`` are missing). A pandas DataFrame works too.
+
+    Returns
+    -------
+    mask : bool array of shape (P, N)
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not 2-D or holds infinite numbers.
+    """
+    arr = _as_table(x, "x")
+    if arr.dtype == object:
+        return np.vectorize(_is_missing_scalar, otypes=[bool])(arr)
+    return np.isnan(arr)
+
+
+def missingness(x, names: Sequence | None = None):
+    """Count the missing entries of each column of ``x`` (chapter 7).
+
+    Parameters
+    ----------
+    x : array of shape (P, N) or a pandas DataFrame
+        Numeric (NaN is missing) or object (``None``/NaN/``NA`` is missing).
+    names : sequence of N str, optional
+        Column names; by default a DataFrame's own column names, else 0 … N−1.
+
+    Returns
+    -------
+    table : pandas.DataFrame with N rows, indexed by column name
+        ``missing`` (int, the count of missing entries), ``fraction`` (that
+        count divided by P) and ``observed`` (P minus ``missing``), in the
+        column order of ``x``. Sort it with ``table.sort_values("fraction")``.
+    """
+    import pandas as pd
+
+    mask = missing_mask(x)
+    labels = _column_names(x, names, mask.shape[1])
+    missing = mask.sum(axis=0).astype(int)
+    table = pd.DataFrame(
+        {"missing": missing, "fraction": missing / mask.shape[0], "observed": mask.shape[0] - missing},
+        index=pd.Index(labels, name="feature"),
+    )
+    return table
+
+
+def _most_frequent(values: np.ndarray):
+    """Most frequent value; ties go to the smallest (as in scikit-learn)."""
+    counts = Counter(values.tolist())
+    top = max(counts.values())
+    tied = [value for value, count in counts.items() if count == top]
+    try:
+        return min(tied)
+    except TypeError:  # values of types that cannot be compared: the first one met
+        return tied[0]
+
+
+def mean_imputer(x_train, strategy: str = "mean", names: Sequence | None = None) -> Callable[[np.ndarray], np.ndarray]:
+    """Fit the filling of missing entries with one training statistic per column (chapter 7).
+
+    For column n with observed training entries (rows not in Ω_n), the fill
+    value is
+
+    * ``"mean"``: μ_n = 1/(P − |Ω_n|) Σ_{j ∉ Ω_n} x_{j,n};
+    * ``"median"``: the median of the observed entries;
+    * ``"most_frequent"``: the mode of the observed entries, ties going to the
+      smallest value. This is the strategy for categorical columns.
+
+    Parameters
+    ----------
+    x_train : array of shape (P, N)
+        The training split. A numeric array marks missing entries with NaN. An
+        object (or str) array, for example categorical columns, marks them with
+        ``None``, NaN or pandas' ``NA``; it works with ``"most_frequent"``
+        always, and with ``"mean"``/``"median"`` only if every observed entry
+        is a number.
+    strategy : {"mean", "median", "most_frequent"}
+    names : sequence of N str, optional
+        Column names for error messages (a DataFrame's own names by default).
+
+    Returns
+    -------
+    impute : callable
+        ``impute(x)`` returns a new array, a copy of any ``(Q, N)`` array ``x``
+        with its missing entries replaced by the *training* statistics
+        (float for numeric data, object for categorical data). The fitted
+        values are in ``impute.statistics`` (shape ``(N,)``) and the strategy
+        in ``impute.strategy``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown strategy (the message lists the valid ones), input that
+        is not 2-D, infinite values, a column with no observed training entry
+        (the message names it), non-numeric data with ``"mean"``/``"median"``,
+        and, at transform time, a different number of columns.
+    """
+    check_choice(strategy, STRATEGIES, "imputation strategy")
+    train = _as_table(x_train, "x_train")
+    labels = _column_names(x_train, names, train.shape[1])
+    categorical = train.dtype == object
+    if categorical and strategy != "most_frequent":
+        try:
+            train = np.array([[np.nan if _is_missing_scalar(v) else float(v) for v in row] for row in train])
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"strategy {strategy!r} needs numeric columns, but x_train holds non-numeric values "
+                "(categories?). Use strategy='most_frequent' for categorical columns."
+            ) from None
+        categorical = False
+    mask = missing_mask(train)
+    empty = np.flatnonzero(mask.all(axis=0))
+    if empty.size:
+        listed = ", ".join(f"{c} ({labels[c]!r})" if labels[c] != str(c) else str(c) for c in empty)
+        raise ValueError(
+            f"mean_imputer: column(s) {listed} of x_train have no observed value (every entry is missing), "
+            "so there is no training statistic to fill them with. Drop the column(s) first."
+        )
+
+    if categorical:
+        statistics = np.empty(train.shape[1], dtype=object)
+        for n in range(train.shape[1]):
+            statistics[n] = _most_frequent(train[~mask[:, n], n])
+    elif strategy == "mean":
+        statistics = np.nanmean(train, axis=0)
+    elif strategy == "median":
+        statistics = np.nanmedian(train, axis=0)
+    else:
+        statistics = np.array([_most_frequent(train[~mask[:, n], n]) for n in range(train.shape[1])], dtype=float)
+
+    num_columns = train.shape[1]
+
+    def impute(x):
+        arr = _as_table(x, "x")
+        if arr.shape[1] != num_columns:
+            raise ValueError(
+                f"mean_imputer was fitted on {num_columns} feature(s) but got x of shape {arr.shape}."
+            )
+        if categorical:
+            filled = arr.copy()
+        elif arr.dtype == object:
+            try:
+                filled = np.array([[np.nan if _is_missing_scalar(v) else float(v) for v in row] for row in arr])
+            except (TypeError, ValueError):
+                raise ValueError("this imputer was fitted on numeric data but x holds non-numeric values.") from None
+        else:
+            filled = arr.copy()  # _as_table may return the caller's own float array
+        gaps = missing_mask(filled)
+        rows, columns = np.nonzero(gaps)
+        filled[rows, columns] = statistics[columns]
+        return filled
+
+    impute.statistics = statistics.copy()
+    impute.strategy = strategy
+    return impute
