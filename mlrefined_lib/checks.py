@@ -131,6 +131,95 @@ def check_descend_until_flat(student: Callable) -> None:
     print("Correct: your function stops at the same step and the same weights as the reference.")
 
 
+# ----------------------------------------------------------------- chapter 6
+
+
+def _least_squares_condition_number(z: np.ndarray) -> float:
+    """Condition number of the least-squares Hessian (2/P) X̃ᵀX̃ for inputs z."""
+    z_ext = np.column_stack([np.ones(len(z)), z])
+    eigenvalues = np.linalg.eigvalsh(2.0 / len(z) * z_ext.T @ z_ext)
+    return float(eigenvalues.max() / eigenvalues.min())
+
+
+def check_standardized_condition_number(student: Callable) -> None:
+    """Check ``student(x) -> float``: the Hessian condition number after standardizing ``x`` (chapter 6)."""
+    rng = np.random.default_rng(61)
+    for correlation in (0.0, 0.6, 0.95):
+        base = rng.normal(size=(400, 2))
+        x = np.column_stack([base[:, 0], correlation * base[:, 0] + np.sqrt(1 - correlation**2) * base[:, 1]])
+        x = 3.0 + x * np.array([2.0, 40.0])
+        z = (x - x.mean(axis=0)) / x.std(axis=0)
+        expected = _least_squares_condition_number(z)
+        got = _call(student, "your function", x.copy())
+        try:
+            got = float(got)
+        except (TypeError, ValueError):
+            raise CheckFailed(f"your function should return one number; found {type(got).__name__}.") from None
+        if np.isclose(got, expected, rtol=1e-6):
+            continue
+        if np.isclose(got, _least_squares_condition_number(x), rtol=1e-6):
+            raise CheckFailed("that is the condition number for the raw inputs: standardize x first.")
+        z_ext = np.column_stack([np.ones(len(z)), z])
+        raw_eigs = np.linalg.eigvalsh(z.T @ z / len(z))
+        if np.isclose(got, raw_eigs.max() / raw_eigs.min(), rtol=1e-6) and correlation > 0:
+            raise CheckFailed("you left out the bias column of ones; the Hessian is (2/P) X̃ᵀX̃ with X̃ = [1, z].")
+        raise CheckFailed(
+            f"for features with correlation about {correlation} the condition number should be "
+            f"{expected:.4f}; yours is {got:.4f}."
+        )
+    print("Correct: your condition numbers match for uncorrelated and correlated features.")
+
+
+def check_predictions(student: Callable, new_inputs, expected, *, name: str = "your predictions", rtol: float = 1e-3) -> None:
+    """Check ``student(new_inputs)`` against reference predictions, to a relative tolerance (chapter 6)."""
+    new_inputs = np.asarray(new_inputs, dtype=float)
+    expected = np.asarray(expected, dtype=float)
+    got = _as_array(_call(student, name, new_inputs.copy()), name, expected.shape)
+    if np.allclose(got, expected, rtol=rtol, atol=0):
+        print(f"Correct: {name} agree with the least-squares solution to within {rtol:.1%}.")
+        return
+    worst = int(np.argmax(np.abs(got - expected) / np.abs(expected)))
+    raise CheckFailed(
+        f"{name} are off: for input {new_inputs.ravel()[worst]:.6g} you predict {got[worst]:.6g} "
+        f"but the least-squares model predicts {expected[worst]:.6g}. Did you normalize the new inputs "
+        "with the training mean and standard deviation, and run enough steps?"
+    )
+
+
+def _reference_convergent(g: Callable, w0, alpha: float, max_its: int) -> bool:
+    import warnings
+
+    from .optimizers import DivergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DivergenceWarning)
+        run = gradient_descent(g, w0, alpha, max_its)
+    return run.stop_reason != "diverged" and bool(np.all(np.diff(run.costs) <= 0))
+
+
+def check_largest_convergent_alpha(student: Callable) -> None:
+    """Check ``student(g, w0, max_its, gammas) -> alpha`` (chapter 6).
+
+    The answer is the largest ``10**-gamma`` (gamma from ``gammas``) whose run
+    of ``max_its`` steps stays finite and never increases the cost.
+    """
+    rng = np.random.default_rng(62)
+    gammas = list(range(-1, 8))
+    for scale in (1.0, 30.0, 1000.0):
+        x = rng.uniform(0, scale, size=(60, 2))
+        y = x @ np.array([1.0, -2.0]) + rng.normal(size=60)
+        g = least_squares(x, y)
+        expected = next((10.0**-gamma for gamma in sorted(gammas) if _reference_convergent(g, np.zeros(3), 10.0**-gamma, 50)), None)
+        got = _call(student, "largest_convergent_alpha", g, np.zeros(3), 50, gammas)
+        if got is None or expected is None or not np.isclose(float(got), expected, rtol=1e-12):
+            raise CheckFailed(
+                f"for inputs on [0, {scale:g}] the largest convergent alpha is {expected!r}; yours is {got!r}. "
+                "Try gammas from the smallest up (the largest alpha first) and return the first alpha whose run "
+                "is finite and never increases the cost."
+            )
+    print("Correct: your search finds the same learning rates as the reference.")
+
+
 # ---------------------------------------------------------------- chapter 7: imputation
 
 __all__ += ["check_train_median_impute", "check_gappy_softmax"]
@@ -241,3 +330,162 @@ def check_gappy_softmax(student: Callable) -> None:
                           f"should be {expected[worst]:.6f}. Impute with the column means, normalize only when "
                           "asked, and run gradient descent on the softmax cost with labels ±1.")
     print("Correct: your cost histories match the reference, raw and normalized.")
+
+
+# ---------------------------------------------------------------- chapter 8: PCA-sphering
+
+
+def _correlated_inputs(rng: np.random.Generator, points: int, scales, offsets) -> np.ndarray:
+    """Correlated features with the given scales and offsets (a shared factor plus noise)."""
+    scales, offsets = np.asarray(scales, dtype=float), np.asarray(offsets, dtype=float)
+    shared = rng.normal(size=(points, 1))
+    return (shared + 0.5 * rng.normal(size=(points, scales.size))) * scales + offsets
+
+
+def check_diagonal_newton_step(student: Callable) -> None:
+    """Check ``student(x, y, w) -> w_new``: one least-squares Newton step with the Hessian's diagonal only (chapter 8).
+
+    The reference divides each entry of the gradient ``(2/P) X̃ᵀ(X̃w − y)`` by
+    the matching diagonal entry of ``(2/P) X̃ᵀX̃``. On sphered inputs the step
+    must land on the ``lstsq`` solution.
+    """
+    from .normalizers import pca_sphere
+
+    rng = np.random.default_rng(81)
+    x = _correlated_inputs(rng, 60, [1.0, 3.0, 0.5], [2.0, -1.0, 4.0])
+    y = 0.5 + x @ np.array([1.0, -0.5, 2.0]) + 0.2 * rng.normal(size=60)
+    w = rng.normal(size=4)
+    x_ext = np.column_stack([np.ones(60), x])
+    gradient = 2 / 60 * x_ext.T @ (x_ext @ w - y)
+    diagonal = 2 / 60 * np.sum(x_ext**2, axis=0)
+    expected = w - gradient / diagonal
+    got = _as_array(_call(student, "diagonal_newton_step", x.copy(), y.copy(), w.copy()),
+                    "diagonal_newton_step", (4,))
+    if not np.allclose(got, expected, rtol=1e-7, atol=1e-9):
+        full_newton = np.linalg.lstsq(x_ext, y, rcond=None)[0]
+        hints = [
+            (full_newton, "it lands on the exact minimizer, so you used the full Hessian. Keep only its "
+                          "diagonal: divide each gradient entry by the matching diagonal entry."),
+            (w - gradient, "it is a plain gradient step with alpha = 1: divide each gradient entry by the "
+                           "matching diagonal entry of the Hessian."),
+            (w + gradient / diagonal, "the step goes uphill: subtract gradient / diagonal from w."),
+            (gradient / diagonal, "it returns the step only: return w minus the step."),
+            (w - 2 * gradient / diagonal, "the step is twice too long: the gradient and the Hessian both "
+                                          "carry the factor 2/P, so it cancels."),
+            (w - gradient / (2 * diagonal), "the step is half as long as it should be: the gradient and the "
+                                            "Hessian both carry the factor 2/P, so it cancels."),
+            (w - gradient / (2 / 60 * np.sum(x**2, axis=0)).mean(), "the diagonal must include the bias "
+                                                                    "entry, from the column of ones."),
+        ]
+        for wrong, hint in hints:
+            if np.shape(wrong) == (4,) and np.allclose(got, wrong, rtol=1e-7, atol=1e-9):
+                raise CheckFailed(f"diagonal_newton_step is not right: {hint}")
+        raise CheckFailed(
+            f"diagonal_newton_step is not right on random data: got {np.round(got, 4).tolist()}, expected "
+            f"{np.round(expected, 4).tolist()}. The Hessian of the mean least-squares cost is (2/P) X̃ᵀX̃, "
+            "its diagonal the mean of the squares of each column of X̃ (with the column of ones first)."
+        )
+    sphered = pca_sphere(x)[0](x)
+    sphered_ext = np.column_stack([np.ones(60), sphered])
+    best = np.linalg.lstsq(sphered_ext, y, rcond=None)[0]
+    landed = _as_array(_call(student, "diagonal_newton_step", sphered.copy(), y.copy(), np.zeros(4)),
+                       "diagonal_newton_step", (4,))
+    if not np.allclose(landed, best, rtol=1e-8, atol=1e-8):
+        raise CheckFailed("your step is right on raw data but does not land on the lstsq solution for sphered "
+                          "inputs; make sure you use the inputs you are given (no extra scaling).")
+    print("Correct: your step matches the reference, and on sphered inputs one step lands on the lstsq solution.")
+
+
+def _hessian_condition(inputs: np.ndarray) -> float:
+    x_ext = np.column_stack([np.ones(len(inputs)), inputs])
+    eigenvalues = np.linalg.eigvalsh(2 / len(inputs) * x_ext.T @ x_ext)
+    return float(eigenvalues.max() / eigenvalues.min())
+
+
+def check_hessian_condition_numbers(student: Callable) -> None:
+    """Check ``student(x) -> (raw, standardized, sphered)`` least-squares Hessian condition numbers (chapter 8).
+
+    The sphered inputs are ``pca_sphere`` of the standardized inputs. Tests
+    random correlated data against a reference, then prints the three numbers
+    for scikit-learn's breast cancer data.
+    """
+    import warnings
+
+    from sklearn.datasets import load_breast_cancer
+
+    from .normalizers import pca_sphere, standard_normalizer
+
+    rng = np.random.default_rng(82)
+    x = _correlated_inputs(rng, 80, [1.0, 10.0, 0.1, 4.0], [5.0, 0.0, -2.0, 30.0])
+    standardized = standard_normalizer(x)[0](x)
+    sphered = pca_sphere(standardized)[0](standardized)
+    expected = np.array([_hessian_condition(x), _hessian_condition(standardized), _hessian_condition(sphered)])
+    result = _call(student, "hessian_condition_numbers", x.copy())
+    if not (isinstance(result, (tuple, list)) and len(result) == 3):
+        raise CheckFailed("hessian_condition_numbers should return a tuple of three numbers "
+                          "(raw, standardized, sphered).")
+    got = _as_array(result, "hessian_condition_numbers", (3,))
+    if not np.allclose(got, expected, rtol=1e-5):
+        def no_bias(inputs):
+            eigenvalues = np.linalg.eigvalsh(inputs.T @ inputs)
+            return eigenvalues.max() / eigenvalues.min()
+
+        names = ["raw", "standardized", "sphered"]
+        for i, (inputs, name) in enumerate(zip([x, standardized, sphered], names)):
+            if np.isclose(got[i], expected[i], rtol=1e-5):
+                continue
+            if np.isclose(got[i], no_bias(inputs), rtol=1e-5):
+                raise CheckFailed(f"the {name} condition number leaves out the bias: put a column of ones in "
+                                  "front of the inputs before forming the Hessian.")
+            if np.isclose(got[i], np.sqrt(expected[i]), rtol=1e-5):
+                raise CheckFailed(f"the {name} number is the condition number of X̃, the square root of the "
+                                  "Hessian's: use the eigenvalues of (2/P) X̃ᵀX̃.")
+            raise CheckFailed(f"the {name} condition number is {got[i]:.6g} but should be {expected[i]:.6g} "
+                              "(largest over smallest eigenvalue of (2/P) X̃ᵀX̃). The order is raw, "
+                              "standardized, sphered.")
+    print("Correct: your condition numbers match the reference on random data.")
+    cancer = load_breast_cancer().data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        numbers = _call(student, "hessian_condition_numbers", cancer.copy())
+    raw, standard, white = (float(v) for v in numbers)
+    print(f"Breast cancer data ({cancer.shape[0]} points, {cancer.shape[1]} features): condition number "
+          f"raw {raw:.3e}, standardized {standard:.3e}, sphered {white:.3f}.")
+
+
+def check_zca_whiten(student: Callable) -> None:
+    """Check ``student(x_train, x_new) -> whitened x_new`` against ``pca_sphere(x_train, zca=True)`` (chapter 8)."""
+    from .normalizers import pca_sphere
+
+    rng = np.random.default_rng(83)
+    x_train = _correlated_inputs(rng, 90, [2.0, 1.0, 5.0], [1.0, -3.0, 10.0])
+    x_new = _correlated_inputs(rng, 25, [3.0, 1.5, 4.0], [2.0, -1.0, 6.0])
+    expected = pca_sphere(x_train, zca=True)[0](x_new)
+    got = _as_array(_call(student, "zca_whiten", x_train.copy(), x_new.copy()), "zca_whiten", x_new.shape)
+    if np.allclose(got, expected, rtol=1e-7, atol=1e-9):
+        print("Correct: your ZCA whitening matches the library's, fitted on the training data.")
+        return
+    if np.allclose(got, pca_sphere(x_new, zca=True)[0](x_new), rtol=1e-7, atol=1e-9):
+        raise CheckFailed("your result whitens x_new with its own statistics: take the mean and the covariance "
+                          "from x_train only and apply them to x_new.")
+    rotation = np.linalg.lstsq(expected, got, rcond=None)[0]
+    if np.allclose(expected @ rotation, got, rtol=1e-7, atol=1e-8) and np.allclose(rotation.T @ rotation, np.eye(3), atol=1e-6):
+        raise CheckFailed("your result whitens the data but is a rotation of ZCA, most likely PCA-sphering: after "
+                          "dividing by sqrt(d), rotate back with Vᵀ (W = V D^(-1/2) Vᵀ).")
+    if np.allclose(got, expected * np.sqrt(89 / 90), rtol=1e-7, atol=1e-9):
+        raise CheckFailed("your covariance divides by P − 1 (np.cov's default); the book divides by P.")
+    centred = x_train - x_train.mean(axis=0)
+    eigenvalues, eigenvectors = np.linalg.eigh(centred.T @ centred / len(x_train))
+    by_eigenvalue = (x_new - x_train.mean(axis=0)) @ eigenvectors @ np.diag(1 / eigenvalues) @ eigenvectors.T
+    if np.allclose(got, by_eigenvalue, rtol=1e-7, atol=1e-9):
+        raise CheckFailed("you divide by the eigenvalues d; divide by their square roots sqrt(d).")
+    whitening = eigenvectors @ np.diag(eigenvalues**-0.5) @ eigenvectors.T
+    if np.allclose(got, x_new @ whitening, rtol=1e-7, atol=1e-9):
+        raise CheckFailed("you forgot to centre: subtract the training mean from x_new before whitening.")
+    raise CheckFailed(
+        "zca_whiten is not right: centre x_new with the training mean, then multiply by V D^(-1/2) Vᵀ built "
+        "from the eigen-decomposition of the training covariance (1/P) X_cᵀX_c."
+    )
+
+
+__all__ += ["check_diagonal_newton_step", "check_hessian_condition_numbers", "check_zca_whiten"]

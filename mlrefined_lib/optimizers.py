@@ -96,6 +96,12 @@ def _check_its(max_its) -> int:
     return int(max_its)
 
 
+def _norm(v: np.ndarray) -> float:
+    """Euclidean norm; inf (not a warning) when it overflows."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(np.linalg.norm(v))
+
+
 def _finite_cost(g: Callable, w: np.ndarray) -> float:
     with np.errstate(over="ignore", invalid="ignore"):
         value = float(g(w))
@@ -157,7 +163,7 @@ def gradient_descent(
         raise ValueError(f"the cost is not finite at the starting weights w0 (g(w0) = {cost}).")
     with np.errstate(over="ignore", invalid="ignore"):
         direction = np.asarray(grad(w), dtype=float)
-    weights, costs, norms, alphas = [w.copy()], [cost], [float(np.linalg.norm(direction))], []
+    weights, costs, norms, alphas = [w.copy()], [cost], [_norm(direction)], []
     stop_reason = "max_its"
 
     for k in range(1, max_its + 1):
@@ -182,7 +188,7 @@ def gradient_descent(
         w, direction = w_next, direction_next
         weights.append(w.copy())
         costs.append(cost_next)
-        norms.append(float(np.linalg.norm(direction)))
+        norms.append(_norm(direction))
         alphas.append(step)
     else:
         if tol is not None and norms[-1] <= tol:
@@ -235,7 +241,7 @@ def newtons_method(
     if not np.isfinite(cost):
         raise ValueError(f"the cost is not finite at the starting weights w0 (g(w0) = {cost}).")
     gradient = np.asarray(grad(w), dtype=float)
-    weights, costs, norms = [w.copy()], [cost], [float(np.linalg.norm(gradient))]
+    weights, costs, norms = [w.copy()], [cost], [_norm(gradient)]
     stop_reason = "max_its"
     for k in range(1, max_its + 1):
         if tol is not None and norms[-1] <= tol:
@@ -258,7 +264,7 @@ def newtons_method(
         gradient = np.asarray(grad(w), dtype=float)
         weights.append(w.copy())
         costs.append(cost_next)
-        norms.append(float(np.linalg.norm(gradient)))
+        norms.append(_norm(gradient))
     else:
         if tol is not None and norms[-1] <= tol:
             stop_reason = "tolerance"

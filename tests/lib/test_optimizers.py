@@ -279,3 +279,18 @@ def test_newton_rejects_negative_epsilon(problem):
     x, y, _ = problem
     with pytest.raises(ValueError, match="epsilon must be a non-negative number"):
         newtons_method(least_squares(x, y), np.zeros(3), 3, epsilon=-1.0)
+
+
+def test_huge_but_finite_gradients_give_no_numpy_overflow_warning():
+    import warnings as _warnings
+
+    import mlrefined_lib as _ml
+
+    def cost(w):
+        return float(np.sum(w))
+
+    with _warnings.catch_warnings():
+        _warnings.simplefilter("error")
+        run = _ml.gradient_descent(cost, np.zeros(2), 1e-300, 3, gradient=lambda w: np.full(2, 1e200))
+    assert run.steps == 3
+    assert np.isinf(run.gradient_norms).all()
