@@ -14,15 +14,21 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDENT = ROOT / "_build" / "student"
 STUDENT_HTML = STUDENT / "html"
-BOOK_NOTEBOOKS = sorted((ROOT / "chapters").glob("*/*.ipynb"))
-
 spec = importlib.util.spec_from_file_location("student_edition", ROOT / "tools" / "student_edition.py")
 student_edition = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(student_edition)
+
+# The chapter notebooks in the table of contents (what the student edition holds).
+BOOK_NOTEBOOKS = [
+    ROOT / f"{name}.ipynb"
+    for name in student_edition.toc_files(yaml.safe_load((ROOT / "_toc.yml").read_text()))
+    if (ROOT / f"{name}.ipynb").exists()
+]
 
 
 def solution_lines(notebook) -> list[str]:
