@@ -145,6 +145,10 @@ def pca_sphere(x, *, relative_floor: float = 1e-10, zca: bool = False) -> tuple[
     x : array of shape (P, N)
     relative_floor : float
         Components with eigenvalue below this fraction of the largest are dropped.
+        The comparison is made on the covariance of ``x`` as given: when the
+        features' scales differ by many orders of magnitude, small but real
+        components can fall below the floor, so standardize first in that
+        case (chapter 8's exercises show it on the breast cancer data).
     zca : bool
         If True, rotate back after scaling (ZCA whitening, ``V D^(-1/2) Vᵀ``):
         the result stays closest to the original features.

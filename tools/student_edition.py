@@ -9,9 +9,10 @@ For every chapter notebook listed in `_toc.yml` it
   solutions, keeping the code cell in between;
 * replaces each block between `### BEGIN SOLUTION` and `### END SOLUTION` with
   a stub that raises NotImplementedError, at the block's indentation;
-* tags every check cell (tag `check`) `raises-exception`, so that the
-  student edition's HTML build shows the message a student sees before
-  solving the exercise instead of failing;
+* tags every check cell (tag `check`), and every cell that runs a student's
+  function (tag `uses-solution`), `raises-exception`, so that the student
+  edition's HTML build shows the message a student sees before solving the
+  exercise instead of failing;
 * clears outputs, execution counts and stored widget state.
 
 The other pages, `_config.yml` (with " (student edition)" added to the title),
@@ -71,7 +72,7 @@ def student_notebook(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
             tags = [t for t in cell.metadata.get("tags", []) if t != "solution"]
             if BEGIN in source:
                 cell.source = strip_solution_code(source)
-            if "check" in tags and "raises-exception" not in tags:
+            if ("check" in tags or "uses-solution" in tags) and "raises-exception" not in tags:
                 tags.append("raises-exception")
             if tags:
                 cell.metadata["tags"] = tags
