@@ -228,3 +228,88 @@ def feature_histograms(
         ax.set_xlabel(name)
     axes[0].set_ylabel("number of points")
     return axes
+
+
+# ---------------------------------------------------------------- chapter 10: regularization paths
+
+__all__ += ["regularization_path"]
+
+_PATH_MARKERS = ["o", "s", "^", "v", "D", "P", "X", "<", ">", "*"]
+
+
+def regularization_path(
+    path,
+    names: Sequence[str] | None = None,
+    *,
+    ax=None,
+    highlight: int | None = None,
+    title: str | None = None,
+    xlabel: str = "penalty strength $\\lambda$ (log scale)",
+    ylabel: str = "feature weight $w_n$",
+    legend: bool = True,
+):
+    """Plot each feature weight of a regularization path against λ on a log axis (chapter 10).
+
+    Every feature gets its own colour *and* line style and marker, and its
+    name is written next to the line at the smallest λ, so the plot reads
+    without colour. λ decreases to the right, the direction in which features
+    enter the model.
+
+    Parameters
+    ----------
+    path : RegularizationPath
+        From :func:`mlrefined_lib.regularization.l1_path` (anything with
+        ``.lams`` of shape (L,) and ``.weights`` of shape (L, N+1)).
+    names : sequence of N str, optional
+        Feature names; default ``x1, x2, ...``.
+    highlight : int, optional
+        Draw only the first ``highlight`` features to enter in colour, with
+        names; the rest as thin grey lines (for paths with many features).
+    legend : bool
+        Add a legend of the named lines.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    lams = np.asarray(path.lams, dtype=float)
+    weights = np.asarray(path.weights, dtype=float)
+    if lams.ndim != 1 or weights.ndim != 2 or weights.shape[0] != lams.size or weights.shape[1] < 2:
+        raise ValueError(f"path needs lams of shape (L,) and weights of shape (L, N+1); found {lams.shape} and {weights.shape}.")
+    if np.any(lams <= 0):
+        raise ValueError("a log axis needs every λ > 0; drop λ = 0 from the path before plotting.")
+    count = weights.shape[1] - 1
+    names = [f"x{n + 1}" for n in range(count)] if names is None else list(names)
+    if len(names) != count:
+        raise ValueError(f"the path has {count} feature(s) but {len(names)} name(s) were given.")
+    order = np.argsort(-lams, kind="stable")
+    lams, weights = lams[order], weights[order, 1:]
+    entered = []
+    for row in weights:
+        entered += sorted((n for n in np.flatnonzero(row) if n not in entered), key=lambda n: -abs(row[n]))
+    # Features that never enter come last, so every line still has a name.
+    shown = entered + [n for n in range(count) if n not in entered] if highlight is None else entered[:highlight]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.5, 4.6))
+    colours = plt.get_cmap("tab10")
+    marker_every = max(1, lams.size // 8)
+    for n in range(count):
+        if n not in shown:
+            ax.plot(lams, weights[:, n], "-", color="0.7", lw=0.8, zorder=1)
+    for rank, n in enumerate(shown):
+        ax.plot(lams, weights[:, n], _LINE_STYLES[rank % len(_LINE_STYLES)], color=colours(rank % 10), lw=1.8,
+                marker=_PATH_MARKERS[rank % len(_PATH_MARKERS)], ms=5, markevery=marker_every, zorder=2,
+                label=f"{rank + 1}. {names[n]}")
+        ax.annotate(names[n], (lams[-1], weights[-1, n]), xytext=(4, 0), textcoords="offset points",
+                    fontsize=8, va="center", color=colours(rank % 10), annotation_clip=False)
+    ax.axhline(0.0, color="k", lw=0.6)
+    ax.set_xscale("log")
+    ax.set_xlim(lams[0], lams[-1])  # decreasing λ: features enter from left to right
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    if legend and shown:
+        ax.legend(title="order of entry", fontsize=7, title_fontsize=8, loc="upper left", ncol=2 if len(shown) > 6 else 1)
+    ax.grid(alpha=0.3)
+    return ax
