@@ -253,3 +253,81 @@ def test_regularization_path_plot(diabetes):
     zero = RegularizationPath(np.array([0.0, 1.0]), np.zeros((2, 3)), np.zeros(2), np.ones(2, bool), "least_squares", 1.0)
     with pytest.raises(ValueError, match="λ > 0"):
         plotting.regularization_path(zero)
+
+
+# ---------------------------------------------------------------- the chapter 10 checks
+
+from mlrefined_lib import checks  # noqa: E402
+from mlrefined_lib.checks import CheckFailed  # noqa: E402
+
+
+def stub(*args):
+    raise NotImplementedError("Exercise: replace this line with your code.")
+
+
+def prox_step(w, t):
+    return np.r_[w[0], np.sign(w[1:]) * np.maximum(np.abs(w[1:]) - t, 0.0)]
+
+
+def ridge_mean(x, y, lam):
+    return ridge(x, y, len(x) * lam)
+
+
+def pick(x_train, y_train, x_val, y_val, lams):
+    path = l1_path(x_train, y_train, lams)
+    errors = [np.mean((w[0] + x_val @ w[1:] - y_val) ** 2) for w in path.weights]
+    return lams[int(np.argmin(errors))], path.weights[int(np.argmin(errors))]
+
+
+@pytest.mark.parametrize(
+    "check, right",
+    [(checks.check_l1_proximal_step, prox_step), (checks.check_ridge_mean_form, ridge_mean),
+     (checks.check_pick_lambda, pick)],
+)
+def test_chapter10_checks_pass_and_help_on_stub(check, right, capsys):
+    check(right)
+    assert capsys.readouterr().out.startswith("Correct")
+    with pytest.raises(CheckFailed, match="not written yet"):
+        check(stub)
+
+
+@pytest.mark.parametrize(
+    "wrong, message",
+    [
+        (lambda w, t: np.sign(w) * np.maximum(np.abs(w) - t, 0.0), "bias"),
+        (lambda w, t: np.r_[w[0], np.where(np.abs(w[1:]) > t, w[1:], 0.0)], "hard thresholding"),
+        (lambda w, t: np.r_[w[0], w[1:] - t * np.sign(w[1:])], "subgradient"),
+    ],
+)
+def test_l1_proximal_step_hints(wrong, message):
+    with pytest.raises(CheckFailed, match=message):
+        checks.check_l1_proximal_step(wrong)
+
+
+def test_l1_proximal_step_in_place():
+    def in_place(w, t):
+        w[1:] = np.sign(w[1:]) * np.maximum(np.abs(w[1:]) - t, 0.0)
+        return w
+
+    with pytest.raises(CheckFailed, match="changed the array"):
+        checks.check_l1_proximal_step(in_place)
+
+
+@pytest.mark.parametrize(
+    "wrong, message",
+    [(lambda x, y, lam: ridge(x, y, lam), "summed cost"),
+     (lambda x, y, lam: ridge(x, y, len(x) * lam / 2), "half as strong")],
+)
+def test_ridge_mean_form_hints(wrong, message):
+    with pytest.raises(CheckFailed, match=message):
+        checks.check_ridge_mean_form(wrong)
+
+
+def test_pick_lambda_by_training_error():
+    def by_training(x_train, y_train, x_val, y_val, lams):
+        path = l1_path(x_train, y_train, lams)
+        errors = [np.mean((w[0] + x_train @ w[1:] - y_train) ** 2) for w in path.weights]
+        return lams[int(np.argmin(errors))], path.weights[int(np.argmin(errors))]
+
+    with pytest.raises(CheckFailed, match="training error"):
+        checks.check_pick_lambda(by_training)
