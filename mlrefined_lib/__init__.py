@@ -5,6 +5,7 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.costs` — cost functions of a linear model;
 * :mod:`~mlrefined_lib.optimizers` — gradient descent and Newton's method;
 * :mod:`~mlrefined_lib.normalizers` — standard, min-max and PCA-sphering;
+* :mod:`~mlrefined_lib.imputation` — filling gaps with training statistics;
 * :mod:`~mlrefined_lib.plotting` — contour plots, cost histories, histograms;
 * :mod:`~mlrefined_lib.widgets` — sliders over precomputed frames;
 * :mod:`~mlrefined_lib.datasets` — loaders for the book's ``datasets/``;
@@ -20,6 +21,7 @@ from .costs import (
     multiclass_softmax,
     softmax,
 )
+from .imputation import mean_imputer, missing_mask, missingness
 from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
 from .optimizers import DivergenceWarning, History, gradient_descent, newtons_method
 
@@ -40,4 +42,7 @@ __all__ = [
     "standard_normalizer",
     "minmax_normalizer",
     "pca_sphere",
+    "mean_imputer",
+    "missing_mask",
+    "missingness",
 ]
