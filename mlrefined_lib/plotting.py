@@ -313,3 +313,166 @@ def regularization_path(
         ax.legend(title="order of entry", fontsize=7, title_fontsize=8, loc="upper left", ncol=2 if len(shown) > 6 else 1)
     ax.grid(alpha=0.3)
     return ax
+
+
+# ---------------------------------------------------------------- chapter 9: boosting
+
+__all__ += ["boosting_costs", "weight_bars", "boosting_weights"]
+
+_POSITIVE = {"color": "#2166ac", "hatch": "", "label": "positive (+)"}
+_NEGATIVE = {"color": "#d6604d", "hatch": "///", "label": "negative (−)"}
+
+
+def _boost_names(result, names) -> list[str]:
+    count = int(result.num_features)
+    names = [f"x{n + 1}" for n in range(count)] if names is None else list(names)
+    if len(names) != count:
+        raise ValueError(f"the result was fitted on {count} feature(s) but {len(names)} name(s) were given.")
+    return names
+
+
+def boosting_costs(
+    result,
+    names: Sequence[str] | None = None,
+    *,
+    ax=None,
+    title: str | None = None,
+    ylabel: str | None = None,
+    label: str | None = None,
+    annotate: bool = True,
+):
+    """Cost after each boosting round, each point labelled with the feature it added (chapter 9).
+
+    Parameters
+    ----------
+    result : BoostResult
+        From :func:`mlrefined_lib.selection.boost` (anything with ``.costs``
+        of shape (R+1,), ``.order`` of shape (R,), ``.cost`` and
+        ``.num_features``).
+    names : sequence of N str, optional
+        Feature names; default ``x1, x2, ...``.
+    label : str, optional
+        Legend entry for the curve (a legend is drawn when given).
+    annotate : bool
+        Write "+ name" next to each point (round 0 is "bias only").
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    names = _boost_names(result, names)
+    costs = np.asarray(result.costs, dtype=float)
+    order = np.asarray(result.order, dtype=int)
+    if costs.ndim != 1 or costs.size != order.size + 1:
+        raise ValueError(f"a boosting result needs R+1 costs for R chosen features; found {costs.size} and {order.size}.")
+    if not np.all(np.isfinite(costs)):
+        raise ValueError("the costs hold NaN or inf values.")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    rounds = np.arange(costs.size)
+    ax.plot(rounds, costs, "-o", lw=2, ms=6, mec="k", mew=0.5, label=label)
+    if annotate:
+        texts = ["bias only"] + [f"+ {names[n]}" for n in order]
+        for m, (value, text) in enumerate(zip(costs, texts)):
+            ax.annotate(text, (m, value), xytext=(5, 6), textcoords="offset points", fontsize=8, rotation=25,
+                        ha="left", va="bottom")
+    ax.set_xticks(rounds)
+    ax.set_xlim(-0.3, costs.size - 0.3 + (0.8 if annotate else 0.0))
+    low, high = costs.min(), costs.max()
+    ax.set_ylim(low - 0.05 * (high - low + 1e-12), high + (0.25 if annotate else 0.05) * (high - low + 1e-12))
+    ax.set_xlabel("round $m$ (number of features in the model)")
+    cost_name = {"least_squares": "least-squares", "softmax": "softmax"}.get(getattr(result, "cost", ""), "")
+    ax.set_ylabel(ylabel or f"mean {cost_name} cost".replace("  ", " "))
+    if title:
+        ax.set_title(title)
+    if label:
+        ax.legend(fontsize=9)
+    ax.grid(alpha=0.3)
+    return ax
+
+
+def weight_bars(
+    weights,
+    names: Sequence[str],
+    *,
+    ax=None,
+    title: str | None = None,
+    xlabel: str = "weight",
+    value_format: str = "{:+.2f}",
+    legend: bool = True,
+):
+    """Horizontal bars of signed weights, first name at the top (chapter 9).
+
+    The sign is carried three ways, never by colour alone: positive bars are
+    solid blue, negative bars hatched orange-red, and every bar is labelled
+    with its signed value.
+
+    Parameters
+    ----------
+    weights : array of shape (K,)
+    names : sequence of K str
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    weights = np.asarray(weights, dtype=float)
+    names = list(names)
+    if weights.ndim != 1 or weights.size != len(names) or weights.size == 0:
+        raise ValueError(f"weight_bars needs K weights and K names; found shape {weights.shape} and {len(names)} name(s).")
+    if not np.all(np.isfinite(weights)):
+        raise ValueError("the weights hold NaN or inf values.")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 0.45 * weights.size + 1.4))
+    positions = np.arange(weights.size)[::-1]
+    seen = set()
+    for position, value in zip(positions, weights):
+        style = _POSITIVE if value >= 0 else _NEGATIVE
+        label = style["label"] if style["label"] not in seen else None
+        seen.add(style["label"])
+        ax.barh(position, value, color=style["color"], hatch=style["hatch"], edgecolor="k", linewidth=0.6,
+                label=label)
+    span = np.abs(weights).max() or 1.0
+    for position, value in zip(positions, weights):
+        ax.text(value + (0.02 if value >= 0 else -0.02) * span, position, value_format.format(value),
+                va="center", ha="left" if value >= 0 else "right", fontsize=8)
+    ax.set_yticks(positions)
+    ax.set_yticklabels(names)
+    ax.axvline(0.0, color="k", lw=0.8)
+    low, high = min(weights.min(), 0.0), max(weights.max(), 0.0)
+    ax.set_xlim(low - 0.3 * span if low < 0 else -0.05 * span, high + 0.3 * span if high > 0 else 0.05 * span)
+    ax.set_xlabel(xlabel)
+    if title:
+        ax.set_title(title)
+    if legend:
+        ax.legend(fontsize=8, loc="best")
+    ax.grid(axis="x", alpha=0.3)
+    return ax
+
+
+def boosting_weights(
+    result,
+    names: Sequence[str] | None = None,
+    *,
+    ax=None,
+    title: str | None = None,
+    xlabel: str = "weight (standardized input)",
+    legend: bool = True,
+):
+    """Bar chart of the weights a boosting run chose, in the order chosen (chapter 9).
+
+    The bias is left out (it is not a feature weight); bars are labelled
+    "1. name", "2. name", ... from the top, and signs are shown as in
+    :func:`weight_bars`.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    names = _boost_names(result, names)
+    order = np.asarray(result.order, dtype=int)
+    if order.size == 0:
+        raise ValueError("the boosting result has no chosen features (rounds = 0): nothing to draw.")
+    labels = [f"{m}. {names[n]}" for m, n in enumerate(order, start=1)]
+    return weight_bars(np.asarray(result.weights, dtype=float)[1:], labels, ax=ax, title=title, xlabel=xlabel,
+                       legend=legend)
