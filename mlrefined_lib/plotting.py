@@ -476,3 +476,104 @@ def boosting_weights(
     labels = [f"{m}. {names[n]}" for m, n in enumerate(order, start=1)]
     return weight_bars(np.asarray(result.weights, dtype=float)[1:], labels, ax=ax, title=title, xlabel=xlabel,
                        legend=legend)
+
+
+__all__ += ["penalty_ball_panel"]
+
+
+def penalty_ball_panel(
+    ax,
+    w1,
+    w2,
+    values,
+    levels,
+    minimizer,
+    *,
+    norm: str = "l1",
+    unregularized=None,
+    path=None,
+    title: str | None = None,
+    legend: bool = True,
+):
+    """One panel of the chapter 10 geometry: contours of g, the ball of a norm through the regularized minimizer.
+
+    At the minimizer ``w_λ`` of ``g + λh`` a contour of ``g`` touches the ball
+    ``{h(w) <= h(w_λ)}``: the ℓ1 ball is a diamond with corners on the axes,
+    the ℓ2 ball a circle. Draws, with fixed axes and levels so slider frames
+    line up: filled contours of ``g`` (light to dark Blues), the ball (hatched
+    for ℓ1, dotted edge for ℓ2), the contour of ``g`` through ``w_λ`` (dashed),
+    the path of minimizers (thin line), the unregularized minimizer (star) and
+    ``w_λ`` (circle for ℓ1, square for ℓ2).
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    w1, w2, values : arrays of shape (M, M)
+        A grid of the two weights and ``g`` on it (e.g. from :func:`cost_grid`).
+    levels : array
+        Contour levels (the same for every frame).
+    minimizer : array of shape (2,)
+    norm : ``"l1"`` or ``"l2"``
+    unregularized : array of shape (2,), optional
+    path : array of shape (K, 2), optional
+        Minimizers for a range of λ.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    if norm not in ("l1", "l2"):
+        raise ValueError(f"unknown norm {norm!r}; valid names are: 'l1', 'l2'.")
+    minimizer = np.asarray(minimizer, dtype=float)
+    if minimizer.shape != (2,) or not np.all(np.isfinite(minimizer)):
+        raise ValueError(f"minimizer must be 2 finite numbers; found shape {minimizer.shape}.")
+    ax.contourf(w1, w2, values, levels=levels, cmap="Blues", extend="max")
+    ax.contour(w1, w2, values, levels=levels, colors="k", linewidths=0.4, alpha=0.3)
+    if norm == "l1":
+        size = float(np.abs(minimizer).sum())
+        ball = np.array([[size, 0.0], [0.0, size], [-size, 0.0], [0.0, -size], [size, 0.0]])
+        ax.fill(ball[:, 0], ball[:, 1], facecolor="#fdae61", alpha=0.35, hatch="//", edgecolor="#b35806",
+                lw=1.8, label=f"l1 ball |w1| + |w2| = {size:.2f}")
+        marker, name = "o", "l1"
+    else:
+        size = float(np.linalg.norm(minimizer))
+        angles = np.linspace(0.0, 2.0 * np.pi, 200)
+        ax.fill(size * np.cos(angles), size * np.sin(angles), facecolor="#fdae61", alpha=0.35, edgecolor="#b35806",
+                lw=1.8, ls=":", label=f"l2 ball sqrt(w1² + w2²) = {size:.2f}")
+        marker, name = "s", "l2"
+    touching = _grid_value(w1, w2, values, minimizer)
+    if np.isfinite(touching) and touching > values.min():
+        ax.contour(w1, w2, values, levels=[touching], colors="#d7191c", linewidths=1.4, linestyles="--")
+    if path is not None:
+        path = np.asarray(path, dtype=float)
+        ax.plot(path[:, 0], path[:, 1], "-", color="k", lw=1.0, alpha=0.7, label="minimizers as λ grows")
+    if unregularized is not None:
+        ax.plot(*np.asarray(unregularized, dtype=float), "*", ms=14, mfc="white", mec="k", zorder=6,
+                label="minimizer of g (λ = 0)")
+    ax.plot(*minimizer, marker, ms=9, mfc="#d7191c", mec="k", zorder=7, label=f"minimizer with {name} penalty")
+    ax.axhline(0.0, color="k", lw=0.6)
+    ax.axvline(0.0, color="k", lw=0.6)
+    ax.set_xlim(w1.min(), w1.max())
+    ax.set_ylim(w2.min(), w2.max())
+    ax.set_aspect("equal")
+    ax.set_xlabel("$w_1$")
+    ax.set_ylabel("$w_2$")
+    if title:
+        ax.set_title(title, fontsize=10)
+    if legend:
+        ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
+    return ax
+
+
+def _grid_value(w1, w2, values, point) -> float:
+    """Bilinear interpolation of a grid of values at a point (nan outside the grid)."""
+    xs, ys = w1[0], w2[:, 0]
+    if not (xs[0] <= point[0] <= xs[-1] and ys[0] <= point[1] <= ys[-1]):
+        return float("nan")
+    i = min(int(np.searchsorted(xs, point[0]) - 1), len(xs) - 2)
+    j = min(int(np.searchsorted(ys, point[1]) - 1), len(ys) - 2)
+    i, j = max(i, 0), max(j, 0)
+    tx = (point[0] - xs[i]) / (xs[i + 1] - xs[i])
+    ty = (point[1] - ys[j]) / (ys[j + 1] - ys[j])
+    return float((1 - tx) * (1 - ty) * values[j, i] + tx * (1 - ty) * values[j, i + 1]
+                 + (1 - tx) * ty * values[j + 1, i] + tx * ty * values[j + 1, i + 1])

@@ -331,3 +331,30 @@ def test_pick_lambda_by_training_error():
 
     with pytest.raises(CheckFailed, match="training error"):
         checks.check_pick_lambda(by_training)
+
+
+def test_penalty_ball_panel():
+    import matplotlib.pyplot as plt
+
+    from mlrefined_lib.costs import least_squares
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(40, 2))
+    x -= x.mean(0)
+    y = x @ np.array([2.0, 0.5])
+    g = least_squares(x, y)
+    w1, w2, values = plotting.cost_grid(lambda w: g(np.r_[0.0, w]), (-1.0, 3.0), (-1.5, 2.5), num=60)
+    levels = plotting.contour_levels(values, num=10)
+    fig, axes = plt.subplots(1, 2)
+    for ax, norm in zip(axes, ["l1", "l2"]):
+        plotting.penalty_ball_panel(ax, w1, w2, values, levels, [1.2, 0.0], norm=norm, unregularized=[2.0, 0.5],
+                                    path=np.array([[2.0, 0.5], [1.2, 0.0]]), title=norm)
+        assert ax.get_title() == norm and ax.get_xlim() == (-1.0, 3.0)
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert any(label.startswith(f"{norm} ball") for label in labels)
+        assert "minimizer of g (λ = 0)" in labels
+    corners = axes[0].patches[0].get_xy()
+    assert np.allclose(np.abs(corners).sum(axis=1), 1.2)  # the diamond |w1| + |w2| = 1.2
+    assert plotting._grid_value(w1, w2, values, [2.0, 0.5]) == pytest.approx(0.0, abs=0.02)
+    with pytest.raises(ValueError, match="unknown norm"):
+        plotting.penalty_ball_panel(axes[0], w1, w2, values, levels, [1.0, 0.0], norm="l0")
