@@ -6,6 +6,8 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.optimizers` — gradient descent and Newton's method;
 * :mod:`~mlrefined_lib.normalizers` — standard, min-max and PCA-sphering;
 * :mod:`~mlrefined_lib.imputation` — filling gaps with training statistics;
+* :mod:`~mlrefined_lib.selection` — feature selection by boosting;
+* :mod:`~mlrefined_lib.regularization` — ridge, lasso and elastic-net paths;
 * :mod:`~mlrefined_lib.plotting` — contour plots, cost histories, histograms;
 * :mod:`~mlrefined_lib.widgets` — sliders over precomputed frames;
 * :mod:`~mlrefined_lib.datasets` — loaders for the book's ``datasets/``;
@@ -23,6 +25,8 @@ from .costs import (
 )
 from .imputation import mean_imputer, missing_mask, missingness
 from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
+from .regularization import elastic_net_path, l1_path, ridge
+from .selection import BoostResult, boost
 from .optimizers import DivergenceWarning, History, gradient_descent, newtons_method
 
 __version__ = "0.1.0"
@@ -45,4 +49,9 @@ __all__ = [
     "mean_imputer",
     "missing_mask",
     "missingness",
+    "boost",
+    "BoostResult",
+    "l1_path",
+    "elastic_net_path",
+    "ridge",
 ]
