@@ -300,9 +300,18 @@ def regularization_path(
         ax.plot(lams, weights[:, n], _LINE_STYLES[rank % len(_LINE_STYLES)], color=colours(rank % 10), lw=1.8,
                 marker=_PATH_MARKERS[rank % len(_PATH_MARKERS)], ms=5, markevery=marker_every, zorder=2,
                 label=f"{rank + 1}. {names[n]}")
-        ax.annotate(names[n], (lams[-1], weights[-1, n]), xytext=(4, 0), textcoords="offset points",
-                    fontsize=8, va="center", color=colours(rank % 10), annotation_clip=False)
     ax.axhline(0.0, color="k", lw=0.6)
+    # Names at the right end (smallest λ), nudged apart so that close lines stay readable.
+    low, high = float(weights.min()), float(weights.max())
+    gap = 0.045 * max(high - low, 1e-12)
+    ends = sorted(((weights[-1, n], rank, n) for rank, n in enumerate(shown)), key=lambda item: item[0])
+    placed = []
+    for value, rank, n in ends:
+        position = value if not placed else max(value, placed[-1] + gap)
+        placed.append(position)
+        # λ decreases to the right, so a slightly smaller λ is just right of the axes' edge.
+        ax.text(lams[-1] * 0.93, position, names[n], fontsize=8, va="center", ha="left", color=colours(rank % 10),
+                clip_on=False)
     ax.set_xscale("log")
     ax.set_xlim(lams[0], lams[-1])  # decreasing λ: features enter from left to right
     ax.set_xlabel(xlabel)
@@ -310,7 +319,7 @@ def regularization_path(
     if title:
         ax.set_title(title)
     if legend and shown:
-        ax.legend(title="order of entry", fontsize=7, title_fontsize=8, loc="upper left", ncol=2 if len(shown) > 6 else 1)
+        ax.legend(title="order of entry", fontsize=7, title_fontsize=8, loc="best", ncol=2 if len(shown) > 6 else 1)
     ax.grid(alpha=0.3)
     return ax
 
