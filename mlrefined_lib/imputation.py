@@ -152,7 +152,7 @@ def mean_imputer(x_train, strategy: str = "mean", names: Sequence | None = None)
     For column n with observed training entries (rows not in Ω_n), the fill
     value is
 
-    * ``"mean"``: μ_n = 1/(P − |Ω_n|) Σ_{j ∉ Ω_n} x_{j,n};
+    * ``"mean"``: ``μ_n = 1/(P − |Ω_n|) Σ_{j ∉ Ω_n} x_{j,n}``;
     * ``"median"``: the median of the observed entries;
     * ``"most_frequent"``: the mode of the observed entries, ties going to the
       smallest value. This is the strategy for categorical columns.
