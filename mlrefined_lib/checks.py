@@ -17,7 +17,15 @@ import numpy as np
 from .costs import least_squares
 from .optimizers import gradient_descent
 
-__all__ = ["CheckFailed", "check_close", "check_least_squares_gradient", "check_descend_until_flat"]
+__all__ = [
+    "CheckFailed",
+    "check_close",
+    "check_least_squares_gradient",
+    "check_descend_until_flat",
+    "check_standardized_condition_number",
+    "check_predictions",
+    "check_largest_convergent_alpha",
+]
 
 
 class CheckFailed(AssertionError):
@@ -159,7 +167,6 @@ def check_standardized_condition_number(student: Callable) -> None:
             continue
         if np.isclose(got, _least_squares_condition_number(x), rtol=1e-6):
             raise CheckFailed("that is the condition number for the raw inputs: standardize x first.")
-        z_ext = np.column_stack([np.ones(len(z)), z])
         raw_eigs = np.linalg.eigvalsh(z.T @ z / len(z))
         if np.isclose(got, raw_eigs.max() / raw_eigs.min(), rtol=1e-6) and correlation > 0:
             raise CheckFailed("you left out the bias column of ones; the Hessian is (2/P) X̃ᵀX̃ with X̃ = [1, z].")
