@@ -2,10 +2,14 @@
 
 Debian's chromium (/usr/bin/chromium) driven by Playwright's Python package; never
 `playwright install`. The book is served from _build/html on a loopback port and
-every request to any other host is aborted and recorded. Chapter 1 is opened once
-(module fixture) and the tests below run on it in file order: math typeset, the
-learning-rate slider rendered, keys / mouse / the Play button change the picture,
-no JavaScript errors, nothing requested from another machine.
+every request to any other host is aborted and recorded. Every chapter page of
+_toc.yml is opened once (a module-scoped fixture parametrized by page; pytest runs
+each page's tests together, in file order): math typeset; then, for each frames
+slider found in the page's widget state (test ids name the page and the slider, in
+DOM order), it renders one frame matching its readout, keys / mouse / its Play
+button change the picture to the expected frame, the other sliders stay put; last,
+no JavaScript errors and nothing requested from another machine. A chapter without
+sliders gets only the page-level tests.
 
 Screenshots go to _build/screenshots/ (not committed).
 """
@@ -45,9 +49,47 @@ IRRELEVANT_CONSOLE_ERRORS = [
 ]
 
 # JavaScript run in the page ------------------------------------------------------------
-FRAME_STATE_JS = """async (root) => {
+VIEW_SCRIPTS = 'script[type="application/vnd.jupyter.widget-view+json"]'
+# True once every widget view is rendered: the manager inserts a div.widget-subarea
+# just before each view's <script> and attaches the view in it.
+VIEWS_RENDERED_JS = """() => [...document.querySelectorAll('%s')].every((s) => {
+  const sub = s.previousElementSibling;
+  return sub && sub.classList.contains("widget-subarea") && sub.firstElementChild !== null;
+})""" % VIEW_SCRIPTS
+# Mark each rendered widget's element with its model id (data-test-model), walking from
+# each view down through Box children, which a Box view lays out as its own DOM children
+# in order. Returns the places where the DOM does not mirror the widget state.
+TAG_MODELS_JS = """(tree) => {
+  const problems = [];
+  const tag = (el, id, where) => {
+    if (!el.hasAttribute("data-test-model")) el.setAttribute("data-test-model", id);
+    const children = tree[id];
+    if (!children) return;
+    const kids = [...el.children];
+    if (kids.length !== children.length) {
+      problems.push(`${where}: Box ${id} has ${children.length} children in the state, ${kids.length} in the page`);
+      return;
+    }
+    children.forEach((child, i) => tag(kids[i], child, where));
+  };
+  [...document.querySelectorAll('%s')].forEach((s, i) => {
+    const id = JSON.parse(s.textContent).model_id;
+    const sub = s.previousElementSibling;
+    if (!sub || !sub.classList.contains("widget-subarea") || !sub.firstElementChild) {
+      problems.push(`widget view ${i + 1} (${id}) was not rendered`);
+      return;
+    }
+    tag(sub.firstElementChild, id, `widget view ${i + 1}`);
+  });
+  return problems;
+}""" % VIEW_SCRIPTS
+# The readout and handle of one slider element, and the visible frames of one Stack element.
+FRAME_STATE_JS = """async ([sliderId, stackId]) => {
   const hex = (buf) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  const visible = [...root.querySelectorAll("img.widget-image")]
+  const slider = document.querySelector(`[data-test-model="${sliderId}"]`);
+  const stack = document.querySelector(`[data-test-model="${stackId}"]`);
+  if (!slider || !stack) return {readout: null, index: null, images: [], missing: true};
+  const visible = [...stack.querySelectorAll("img.widget-image")]
     .filter((img) => img.offsetParent !== null && img.getBoundingClientRect().width > 0);
   const images = [];
   for (const img of visible) {
@@ -55,8 +97,8 @@ FRAME_STATE_JS = """async (root) => {
     images.push({src: img.src.slice(0, 80), sha256: hex(await crypto.subtle.digest("SHA-256", bytes)),
                  decoded: img.complete && img.naturalWidth > 0});
   }
-  const readout = root.querySelector(".widget-slider .widget-readout");
-  const handle = root.querySelector(".widget-slider .noUi-handle");
+  const readout = slider.querySelector(".widget-readout");
+  const handle = slider.querySelector(".noUi-handle");
   return {readout: readout && readout.textContent.trim(),
           index: handle && Number(handle.getAttribute("aria-valuenow")), images};
 }"""
@@ -103,6 +145,9 @@ class Visit:
     failed: list = field(default_factory=list)  # "404 http://127.0.0.1:.../x.woff"
     aborted: list = field(default_factory=list)  # requests to other machines, all blocked
     websockets: list = field(default_factory=list)
+    path: str = ""
+    setup_error: str = ""  # what the page fixture waited for in vain
+    dom_problems: list = field(default_factory=list)  # where the DOM does not mirror the widget state
 
     def problems(self) -> list[str]:
         return ([f"page error: {e}" for e in self.page_errors]
@@ -156,42 +201,57 @@ def wait_for_math(page) -> None:
                            " && MathJax.startup.promise.then(() => true)")
 
 
-@pytest.fixture(scope="module")
-def slider_info(book):
-    sliders = book.frame_sliders(book.chapter1)
-    # One frames_slider in chapter 1; with more, pair each with its DOM element before testing.
-    assert len(sliders) == 1, f"expected chapter 1's one learning-rate slider, found {len(sliders)}"
-    return sliders[0]
+def model(model_id: str) -> str:
+    """CSS selector of the element rendering a widget model (see TAG_MODELS_JS)."""
+    return f'[data-test-model="{model_id}"]'
 
 
 @pytest.fixture(scope="module")
-def chapter(browser, book_server, book):
-    """Chapter 1, loaded once, with its widget rendered and its math typeset."""
-    visit = open_page(browser, book_server, book.chapter1)
+def chapter(request, browser, book_server, book):
+    """One chapter page (the parameter), loaded once: math typeset and widgets rendered
+    where the page has them, each widget's element marked with its model id."""
+    path = request.param
+    if not (book.build / path).is_file():
+        pytest.fail(f"{path} is listed in _toc.yml but not built: run `make strict-book`.")
+    visit = open_page(browser, book_server, path)
+    visit.path = path
     page = visit.page
-    page.wait_for_selector(".widget-slider .noUi-handle", state="visible")
-    page.wait_for_selector(".widget-vbox img.widget-image", state="visible")
-    wait_for_math(page)
+    try:
+        if page.locator(".math").count():
+            wait_for_math(page)
+        if book.widget_views(path):
+            page.wait_for_function(VIEWS_RENDERED_JS)
+            visit.dom_problems = page.evaluate(TAG_MODELS_JS, book.box_tree(path))
+            for s in book.frame_sliders(path):
+                page.locator(f"{model(s.slider_id)} .noUi-handle").first.wait_for(state="visible")
+                page.locator(f"{model(s.stack_id)} img.widget-image").first.wait_for(state="visible")
+    except Exception as exc:  # the tests below say what is missing; keep the page for them
+        visit.setup_error = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
     yield visit
     visit.context.close()
 
 
-def widget_root(page):
-    """The frames_slider's outer VBox: the box holding both the slider and the frame images."""
-    root = page.locator(".widget-vbox").filter(has=page.locator(".widget-slider")).filter(
-        has=page.locator("img.widget-image")).first
-    return root
+@pytest.fixture
+def slider(chapter, slider_index, book):
+    """The frames slider under test, located in the loaded page."""
+    info = book.frame_sliders(chapter.path)[slider_index]
+    where = f"{chapter.path}, slider {info.number} ({info.description!r})"
+    assert not chapter.setup_error, f"{where}: the page's widgets did not render: {chapter.setup_error}"
+    assert not chapter.dom_problems, f"{where}: the page does not mirror its widget state: {chapter.dom_problems}"
+    for what, mid in [("slider", info.slider_id), ("Stack", info.stack_id)] + ([("Play button", info.play_id)] if info.play_id else []):
+        assert chapter.page.locator(model(mid)).count(), f"{where}: its {what} ({mid}) is not on the page"
+    return info
 
 
-def frame_state(page) -> dict:
-    return widget_root(page).evaluate(FRAME_STATE_JS)
+def frame_state(page, info) -> dict:
+    return page.evaluate(FRAME_STATE_JS, [info.slider_id, info.stack_id])
 
 
 def wait_for_frame(page, info, index: int) -> dict:
     """Poll until the readout and the visible picture are those of frame `index`."""
     deadline = time.monotonic() + FRAME_TIMEOUT_S
     while True:
-        state = frame_state(page)
+        state = frame_state(page, info)
         shown = [img["sha256"] for img in state["images"]]
         if state["readout"] == info.labels[index] and shown == [info.frame_sha256[index]]:
             return state
@@ -211,7 +271,12 @@ def consistent(info, state) -> bool:
     return state["readout"] in info.labels and shown_frame(info, state) == info.labels.index(state["readout"])
 
 
-# Tests on chapter 1, in order -----------------------------------------------------------
+def others(book, chapter, info) -> dict:
+    """What the page's other frames sliders show (to check a slider moves only its own Stack)."""
+    return {o.number: frame_state(chapter.page, o) for o in book.frame_sliders(chapter.path) if o.number != info.number}
+
+
+# Tests, per chapter page, in order ---------------------------------------------------------
 def test_math_is_typeset(chapter):
     page = chapter.page
     counts = page.evaluate("""() => ({
@@ -219,11 +284,9 @@ def test_math_is_typeset(chapter):
         raw: [...document.querySelectorAll(".math")].filter((e) => !e.querySelector("mjx-container"))
                .map((e) => e.textContent.slice(0, 80)),
         containers: document.querySelectorAll("mjx-container").length,
-        display: document.querySelectorAll('mjx-container[display="true"]').length,
         errors: [...document.querySelectorAll("mjx-merror")].map((e) => e.textContent.slice(0, 80)),
     })""")
-    assert counts["math"] > 0 and counts["containers"] >= counts["math"], counts
-    assert counts["display"] > 0, "no display math typeset"
+    assert counts["containers"] >= counts["math"], counts
     assert not counts["raw"], f"math elements MathJax did not typeset: {counts['raw'][:5]}"
     assert not counts["errors"], f"TeX errors on the page: {counts['errors']}"
     prose = page.evaluate(PROSE_TEXT_JS)
@@ -231,73 +294,83 @@ def test_math_is_typeset(chapter):
     assert not raw, f"raw TeX visible in the text: {raw[:5]}"
 
 
-def test_slider_and_its_frame_render(chapter, slider_info, book):
-    page = chapter.page
-    root = widget_root(page)
-    assert root.locator(".widget-slider .noUi-handle").is_visible()
-    assert root.locator(".widget-play button").first.is_visible(), "the Play button is not shown"
-    state = wait_for_frame(page, slider_info, slider_info.initial)
+def test_slider_and_its_frame_render(chapter, slider, slider_index, book):
+    page, info = chapter.page, slider
+    assert page.locator(f"{model(info.slider_id)} .noUi-handle").first.is_visible()
+    if info.play_id:
+        assert page.locator(f"{model(info.play_id)} button").first.is_visible(), "the Play button is not shown"
+    state = wait_for_frame(page, info, info.initial)
     assert len(state["images"]) == 1, f"the Stack should show exactly one frame: {state['images']}"
     assert state["images"][0]["decoded"], "the frame image did not decode"
-    assert state["readout"] == slider_info.labels[slider_info.initial], state
-    assert shown_frame(slider_info, state) == slider_info.initial, "the picture shown is not the initial frame"
+    assert state["readout"] == info.labels[info.initial], state
+    assert shown_frame(info, state) == info.initial, "the picture shown is not the initial frame"
     shots = book.root / "_build" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
-    output = page.locator(".cell_output").filter(has=page.locator(".widget-slider")).first
+    output = page.locator(".cell_output").filter(has=page.locator(model(info.slider_id))).first
     output.scroll_into_view_if_needed()
-    output.screenshot(path=str(shots / "chapter01_slider.png"))
-    page.screenshot(path=str(shots / "chapter01_slider_in_page.png"))
+    output.screenshot(path=str(shots / f"{info.test_id}.png"))
 
 
-def test_keys_move_the_slider_and_change_the_picture(chapter, slider_info):
-    page, info = chapter.page, slider_info
+def test_keys_move_the_slider_and_change_the_picture(chapter, slider, book):
+    page, info = chapter.page, slider
     last = len(info.labels) - 1
-    handle = widget_root(page).locator(".widget-slider .noUi-handle")
-    before = frame_state(page)
+    handle = page.locator(f"{model(info.slider_id)} .noUi-handle").first
+    before, others_before = frame_state(page, info), others(book, chapter, info)
     handle.focus()
-    for key, index in [("End" if info.initial != last else "Home", last if info.initial != last else 0),
-                       ("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1)]:
+    first_key = ("End", last) if shown_frame(info, before) != last else ("Home", 0)
+    for key, index in [first_key, ("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1)]:
         handle.press(key)
         state = wait_for_frame(page, info, index)
         assert state["readout"] == info.labels[index], f"after {key}: readout {state['readout']!r}, expected {info.labels[index]!r}"
         assert shown_frame(info, state) == index, f"after {key}: frame {shown_frame(info, state)} shown, expected {index}"
-    assert state["images"][0]["sha256"] != before["images"][0]["sha256"]
-    assert state["readout"] != before["readout"]
+    handle.press("End")
+    state = wait_for_frame(page, info, last)
+    assert shown_frame(info, state) == last, f"after End: frame {shown_frame(info, state)} shown, expected {last}"
+    handle.press("Home")
+    state = wait_for_frame(page, info, 0)
+    assert shown_frame(info, state) == 0, f"after Home: frame {shown_frame(info, state)} shown, expected 0"
+    assert others(book, chapter, info) == others_before, "moving this slider changed another slider or its picture"
 
 
-def test_mouse_on_the_track_changes_the_picture(chapter, slider_info):
-    page, info = chapter.page, slider_info
-    before = frame_state(page)
-    box = widget_root(page).locator(".widget-slider .noUi-base").bounding_box()
+def test_mouse_on_the_track_changes_the_picture(chapter, slider):
+    page, info = chapter.page, slider
+    handle = page.locator(f"{model(info.slider_id)} .noUi-handle").first
+    handle.focus()
+    handle.press("Home")
+    before = wait_for_frame(page, info, 0)
+    track = page.locator(f"{model(info.slider_id)} .noUi-base").first
+    track.scroll_into_view_if_needed()
+    box = track.bounding_box()
     page.mouse.click(box["x"] + 0.8 * box["width"], box["y"] + box["height"] / 2)  # tap near the right end
     deadline = time.monotonic() + FRAME_TIMEOUT_S
-    while (state := frame_state(page))["readout"] == before["readout"] or not consistent(info, state):
+    while (state := frame_state(page, info))["readout"] == before["readout"] or not consistent(info, state):
         if time.monotonic() > deadline:
             break
         time.sleep(0.02)
     assert state["readout"] != before["readout"], "clicking the slider's track did not move it"
     assert consistent(info, state), f"the picture does not match the readout {state['readout']!r}"
+    assert shown_frame(info, state) != 0, "clicking the track did not change the picture"
     assert info.labels.index(state["readout"]) > len(info.labels) // 2
 
 
-def test_play_button_steps_through_the_frames(chapter, slider_info):
-    page, info = chapter.page, slider_info
-    root = widget_root(page)
-    handle = root.locator(".widget-slider .noUi-handle")
+@pytest.mark.with_play
+def test_play_button_steps_through_the_frames(chapter, slider):
+    page, info = chapter.page, slider
+    handle = page.locator(f"{model(info.slider_id)} .noUi-handle").first
     handle.focus()
     handle.press("Home")
     start = wait_for_frame(page, info, 0)
     assert start["readout"] == info.labels[0]
-    play = root.locator(".widget-play button").first
+    play = page.locator(f"{model(info.play_id)} button").first
     play.click()
-    time.sleep(1.5)  # 250 ms per frame: about 6 frames
-    playing = frame_state(page)
+    time.sleep(min(6 * (info.play_interval_ms or 250), 3000) / 1000)  # about 6 frames
+    playing = frame_state(page, info)
     icon_while_playing = play.locator("svg").first.get_attribute("data-icon")
     play.click()  # the same button pauses
     time.sleep(0.1)
-    paused = frame_state(page)
-    time.sleep(0.6)
-    still = frame_state(page)
+    paused = frame_state(page, info)
+    time.sleep(max(2 * (info.play_interval_ms or 250), 500) / 1000)
+    still = frame_state(page, info)
     assert playing["readout"] != start["readout"], "Play did not move the slider"
     assert info.labels.index(playing["readout"]) >= 2, f"Play advanced only to {playing['readout']!r}"
     assert consistent(info, playing), "while playing, the picture does not match the readout"
@@ -308,8 +381,12 @@ def test_play_button_steps_through_the_frames(chapter, slider_info):
 
 
 def test_no_javascript_errors(chapter):
+    time.sleep(0.2)  # late errors from deferred scripts
     unexplained = [p for p in chapter.problems() if known_issue(p) is None]
-    assert not unexplained, "errors in the browser:\n  " + "\n  ".join(unexplained)
+    if chapter.setup_error:
+        unexplained.append(f"the page did not finish loading its math or widgets: {chapter.setup_error}")
+    unexplained += [f"widget DOM: {p}" for p in chapter.dom_problems]
+    assert not unexplained, f"errors in the browser on {chapter.path}:\n  " + "\n  ".join(unexplained)
 
 
 def test_no_request_left_the_machine(chapter):
@@ -323,8 +400,8 @@ def test_no_request_left_the_machine(chapter):
 def test_other_pages_load_offline_without_errors(browser, book_server, book):
     problems = []
     for path in book.toc_pages():
-        if path == book.chapter1:
-            continue
+        if path in book.chapter_pages():
+            continue  # opened and checked above
         visit = open_page(browser, book_server, path)
         try:
             if visit.page.locator(".math").count():

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 
 MAX_PAGE_BYTES = 3 * 1024 * 1024  # DESIGN.md: at most 3 MB per built page
-MIN_CHAPTER1_FRAMES = 25
+MIN_FRAMES = 25  # DESIGN.md: 25-50 frames per slider
 # The scripts the book serves itself (see _config.yml and tools/vendor_assets.py).
 VENDORED = {
     "MathJax": "_static/vendor/mathjax/tex-chtml.js",
@@ -28,27 +28,41 @@ def test_every_toc_page_was_built(book, book_pages):
     assert not missing, f"pages every Sphinx book has are missing: {missing}"
 
 
+def _broken_links(book, page: str) -> tuple[list[str], int, int]:
+    """(problems, internal links checked, of which with a #fragment to a book page)."""
+    broken, checked, fragments = [], 0, 0
+    for tag, attr, url, _attrs in book.parse(page).refs:
+        if not url or book.is_external(url):
+            continue
+        checked += 1
+        target, fragment = book.resolve(page, url)
+        where = f"{page}: <{tag} {attr}={url!r}>"
+        if target is None:
+            broken.append(f"{where} climbs out of the book")
+        elif not (book.build / target).is_file():
+            broken.append(f"{where} -> {target} does not exist")
+        elif fragment and target.endswith(".html") and not target.startswith("_static/"):
+            fragments += 1
+            if fragment not in book.parse(target).ids:
+                broken.append(f"{where} -> no id {fragment!r} in {target}")
+    return broken, checked, fragments
+
+
 def test_internal_links_resolve(book, book_pages):
     """Every href/src of <a>, <link>, <script>, <img> that stays in the book points at a
-    file, and a #fragment of a link to a book page names an id on that page."""
-    broken = []
-    checked = fragments = 0
+    file, and a #fragment of a link to a book page names an id on that page (all pages;
+    the chapter pages are also checked one by one below)."""
+    broken, checked, fragments = [], 0, 0
     for page in book_pages:
-        for tag, attr, url, _attrs in book.parse(page).refs:
-            if not url or book.is_external(url):
-                continue
-            checked += 1
-            target, fragment = book.resolve(page, url)
-            where = f"{page}: <{tag} {attr}={url!r}>"
-            if target is None:
-                broken.append(f"{where} climbs out of the book")
-            elif not (book.build / target).is_file():
-                broken.append(f"{where} -> {target} does not exist")
-            elif fragment and target.endswith(".html") and not target.startswith("_static/"):
-                fragments += 1
-                if fragment not in book.parse(target).ids:
-                    broken.append(f"{where} -> no id {fragment!r} in {target}")
+        b, c, f = _broken_links(book, page)
+        broken, checked, fragments = broken + b, checked + c, fragments + f
     assert checked > 50 and fragments > 10, f"only {checked} internal links ({fragments} with #fragments) found"
+    assert not broken, f"{len(broken)} broken internal link(s):\n  " + "\n  ".join(broken)
+
+
+def test_chapter_internal_links_resolve(book, page_path):
+    broken, checked, _ = _broken_links(book, page_path)
+    assert checked > 10, f"{page_path}: only {checked} internal links found"
     assert not broken, f"{len(broken)} broken internal link(s):\n  " + "\n  ".join(broken)
 
 
@@ -78,46 +92,69 @@ def _remote_imports(book, page: str, seen: set) -> list[tuple[str, str]]:
     return found
 
 
+def _remote_loads(book, page: str, seen_sheets: set) -> list[str]:
+    remote = []
+    for tag, attr, url, attrs in book.parse(page).refs:
+        if not book.is_remote(url):
+            continue
+        rel = set(attrs.get("rel", "").split())
+        preloads = bool(rel & {"preload", "modulepreload"}) and attrs.get("as") in ("script", "style")
+        if tag == "script" or (tag == "link" and ("stylesheet" in rel or preloads)):
+            remote.append(f"{page}: <{tag} {attr}={url!r}>")
+    return remote + [f"{where}: @import {url!r}" for where, url in _remote_imports(book, page, seen_sheets)]
+
+
 def test_no_page_loads_a_remote_script_or_stylesheet(book, book_pages):
     remote = []
     seen_sheets: set = set()
     for page in book_pages:
-        for tag, attr, url, attrs in book.parse(page).refs:
-            if not book.is_remote(url):
-                continue
-            rel = set(attrs.get("rel", "").split())
-            preloads = bool(rel & {"preload", "modulepreload"}) and attrs.get("as") in ("script", "style")
-            if tag == "script" or (tag == "link" and ("stylesheet" in rel or preloads)):
-                remote.append(f"{page}: <{tag} {attr}={url!r}>")
-        remote += [f"{where}: @import {url!r}" for where, url in _remote_imports(book, page, seen_sheets)]
+        remote += _remote_loads(book, page, seen_sheets)
     assert seen_sheets, "no local stylesheet found: is the parser missing <link rel=stylesheet>?"
     assert not remote, "pages load scripts or stylesheets from other machines (the book must work offline):\n  " + (
         "\n  ".join(remote)
     )
 
 
+def test_chapter_loads_no_remote_script_or_stylesheet(book, page_path):
+    remote = _remote_loads(book, page_path, set())
+    assert not remote, "the page loads scripts or stylesheets from other machines (the book must work offline):\n  " + (
+        "\n  ".join(remote)
+    )
+
+
+def _vendor_problems(book, page: str) -> tuple[list[str], list[str]]:
+    """(what the page needs from _static/vendor/, what it needs but does not load)."""
+    text = (book.build / page).read_text(encoding="utf-8")
+    needs = []
+    if 'class="math' in text:
+        needs.append("MathJax")
+    if book.widget_state(page) is not None or book.widget_views(page):
+        needs += ["require.js", "the widget HTML manager"]
+    scripts = {book.resolve(page, url)[0] for tag, _a, url, _attrs in book.parse(page).refs if tag == "script"}
+    return needs, [f"{page} does not load {name} from {VENDORED[name]}" for name in needs if VENDORED[name] not in scripts]
+
+
 def test_pages_use_the_books_own_mathjax_requirejs_and_widget_manager(book, book_pages):
-    """A page that typesets math or embeds widgets loads the copies under _static/vendor/
-    (chapter 1 must do both)."""
+    """A page that typesets math or embeds widgets loads the copies under _static/vendor/."""
     problems, checked = [], {}
     for page in book_pages:
         if page in book.generated:
             continue
-        text = (book.build / page).read_text(encoding="utf-8")
-        needs = []
-        if 'class="math' in text or page == book.chapter1:
-            needs.append("MathJax")
-        if book.widget_state(page) is not None or page == book.chapter1:
-            needs += ["require.js", "the widget HTML manager"]
-        if not needs:
-            continue
-        checked[page] = needs
-        scripts = {book.resolve(page, url)[0] for tag, _a, url, _attrs in book.parse(page).refs if tag == "script"}
-        problems += [f"{page} does not load {name} from {VENDORED[name]}" for name in needs if VENDORED[name] not in scripts]
-    assert book.chapter1 in checked
+        needs, missing = _vendor_problems(book, page)
+        if needs:
+            checked[page] = needs
+            problems += missing
+    assert any("MathJax" in n for n in checked.values()), "no page of the book has math: is the check broken?"
     assert not problems, "\n".join(problems)
     missing = [path for path in VENDORED.values() if not (book.build / path).is_file()]
     assert not missing, f"vendored scripts missing from the build (run `make assets`): {missing}"
+
+
+def test_chapter_uses_the_books_own_scripts(book, page_path):
+    needs, problems = _vendor_problems(book, page_path)
+    if book.frame_sliders(page_path):
+        assert "the widget HTML manager" in needs
+    assert not problems, "\n".join(problems)
 
 
 def test_page_weight(book, all_html):
@@ -127,33 +164,52 @@ def test_page_weight(book, all_html):
     assert not heavy, f"pages over the {MAX_PAGE_BYTES / 2**20:.0f} MB budget (DESIGN.md): {heavy}\n  {report}"
 
 
-def test_chapter1_embeds_its_widget_state(book):
-    state = book.widget_state(book.chapter1)
-    assert state is not None, f"{book.chapter1} embeds no <script type={book.widget_state_mime!r}>"
+def test_chapter_page_weight(book, page_path):
+    size = (book.build / page_path).stat().st_size
+    assert size <= MAX_PAGE_BYTES, f"{page_path}: {size / 2**20:.3f} MB, over the {MAX_PAGE_BYTES / 2**20:.0f} MB budget"
+
+
+def test_chapter_embeds_its_widget_state(book, page_path):
+    """A page that displays widgets embeds the state of every model they need; a page
+    with no widgets needs none (then there is nothing more to check)."""
+    state, views = book.widget_state(page_path), book.widget_views(page_path)
+    if state is None and not views:
+        return
+    assert state is not None, f"{page_path} displays widgets but embeds no <script type={book.widget_state_mime!r}>"
     assert state.get("version_major") == 2, "html-manager 1.x reads widget state version 2 (ipywidgets 8)"
     models = state["state"]
-    counts = Counter(m["model_name"] for m in models.values())
-    assert counts["ImageModel"] >= MIN_CHAPTER1_FRAMES, f"only {counts['ImageModel']} Image models: {dict(counts)}"
     # Every model that a model or a view refers to is embedded (else the page shows an error).
     refs = set(re.findall(r"IPY_MODEL_([0-9a-f]{32})", str([m["state"] for m in models.values()])))
     assert refs <= set(models), f"models referred to but not embedded: {sorted(refs - set(models))}"
-    views = [
-        re.search(r'"model_id":\s*"([0-9a-f]+)"', v).group(1)
-        for v in book.parse(book.chapter1).scripts_of_type(book.widget_view_mime)
-    ]
-    assert views, "the chapter displays no widget view"
+    assert views, f"{page_path} embeds widget state but displays no widget view"
     assert set(views) <= set(models), f"views of models that are not embedded: {sorted(set(views) - set(models))}"
+    # Every Stack is a frames slider's (else the detection below missed one, or a Stack never moves).
+    stacks = {mid for mid, m in models.items() if m["model_name"] == "StackModel"}
+    driven = {s.stack_id for s in book.frame_sliders(page_path)}
+    assert stacks <= driven, (f"Stack model(s) {sorted(stacks - driven)} on {page_path} are not driven by a "
+                              "SelectionSlider's index through jslink (is frames_slider's wiring changed?)")
 
 
-def test_chapter1_slider_frames_are_distinct(book):
-    sliders = book.frame_sliders(book.chapter1)
-    assert sliders, "chapter 1 has no slider jslinked to a Stack's selected_index"
-    for s in sliders:
-        assert len(s.frame_sha256) == len(s.labels) >= MIN_CHAPTER1_FRAMES, (len(s.frame_sha256), len(s.labels))
-        assert len(set(s.frame_sha256)) == len(s.frame_sha256), "two frames of the slider are the same picture"
-        assert len(set(s.labels)) == len(s.labels), f"repeated readouts: {s.labels}"
-        assert 0 <= s.initial < len(s.labels)
-    assert any(s.play_id for s in sliders), "chapter 1's slider has no Play button (frames_slider(..., play=True))"
+def test_the_book_has_frames_sliders(book, built_html):
+    """Guard against a silently empty parametrization of the slider tests."""
+    per_page = {p: len(book.frame_sliders(p)) for p in book.chapter_pages() if (built_html / p).is_file()}
+    assert sum(per_page.values()) > 0, f"no frames slider found on any chapter page: {per_page}"
+    assert any(s.play_id for p in per_page for s in book.frame_sliders(p)), "no frames slider has a Play button"
+
+
+def test_slider_frames(book, page_path, slider_index):
+    """Each frames slider: enough distinct frames, one per readout, readouts unique,
+    plain-text description, and the slider and its Stack displayed where the tests find them."""
+    s = book.frame_sliders(page_path)[slider_index]
+    assert set(s.stack_children) == {"ImageModel"}, f"the Stack holds {sorted(set(s.stack_children))}, not only Images"
+    assert len(s.frame_sha256) == len(s.labels), f"{len(s.frame_sha256)} frames for {len(s.labels)} readouts"
+    assert len(s.labels) >= MIN_FRAMES, f"only {len(s.labels)} frames (at least {MIN_FRAMES})"
+    assert len(set(s.frame_sha256)) == len(s.frame_sha256), "two frames of the slider are the same picture"
+    assert len(set(s.labels)) == len(s.labels), f"repeated readouts: {s.labels}"
+    assert 0 <= s.initial < len(s.labels)
+    assert not re.search(r"[$\\]", s.description), f"LaTeX in the slider's description: {s.description!r}"
+    assert s.located, ("the slider or its Stack is not reachable from a displayed view through Box children "
+                       "(not displayed, or inside a container the browser test cannot follow)")
 
 
 def test_widget_descriptions_are_plain_text(book, book_pages):
