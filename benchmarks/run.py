@@ -1,7 +1,12 @@
 """Run every benchmark and write ``benchmarks/RESULTS.md``.
 
-    python benchmarks/run.py               # library + book build (several minutes)
-    python benchmarks/run.py --skip-book   # library only (under a minute)
+    python benchmarks/run.py                    # library + notebooks + book build (several minutes)
+    python benchmarks/run.py --skip-book        # library + notebooks (a few minutes)
+    python benchmarks/run.py --skip-book --skip-notebooks   # library only (under a minute)
+
+The notebook part executes every chapter notebook of ``_toc.yml`` in a fresh
+kernel (time and peak memory against the per-chapter budgets) and reads the
+slider frames of every built chapter page.
 
 Run it with the project's interpreter (``make bench`` does:
 ``.venv/bin/python benchmarks/run.py``). The report records the machine, the
@@ -26,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_book  # noqa: E402
 import bench_library  # noqa: E402
+import bench_notebooks  # noqa: E402
 from _common import ROOT, write_json  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
@@ -101,7 +107,7 @@ def _targets(parts: list[dict]) -> list[tuple[str, dict]]:
     return [(s["title"], r) for part in parts for s in part["sections"] for r in s.get("rows", []) if r["met"] is not None]
 
 
-def report(info: dict, parts: list[dict], skipped_book: bool) -> str:
+def report(info: dict, parts: list[dict], skipped_book: bool, skipped_notebooks: bool = False) -> str:
     lines = [
         "# Benchmark results",
         "",
@@ -111,8 +117,10 @@ def report(info: dict, parts: list[dict], skipped_book: bool) -> str:
         "a missed target is reported, never asserted.",
         "",
     ]
-    if skipped_book:
-        lines += ["**Partial run:** the book build was skipped (`--skip-book`).", ""]
+    skipped = [what for what, flag in (("the book build (`--skip-book`)", skipped_book),
+                                       ("notebook execution (`--skip-notebooks`)", skipped_notebooks)) if flag]
+    if skipped:
+        lines += [f"**Partial run:** {' and '.join(skipped)} {'was' if len(skipped) == 1 else 'were'} skipped.", ""]
     lines += ["## Machine", "", "| | |", "|---|---|"]
     labels = {
         "date": "Date", "cpu": "CPU", "cores": "Cores", "memory": "Memory", "os": "OS", "python": "Python",
@@ -131,14 +139,16 @@ def report(info: dict, parts: list[dict], skipped_book: bool) -> str:
         lines.append("")
         lines += [f"- *Missed — {r['measure']}:* {r['why']}" for _, r in missed]
     lines.append("")
-    for part, module in zip(parts, (bench_library, bench_book)):
+    for part, module in zip(parts, (bench_library, bench_notebooks, bench_book)):
         lines.append(module.to_markdown(part))
     return "\n".join(lines).rstrip() + "\n"
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Run the benchmarks and write benchmarks/RESULTS.md.")
-    parser.add_argument("--skip-book", action="store_true", help="skip the book build benchmark (library only)")
+    parser.add_argument("--skip-book", action="store_true", help="skip the book build benchmark")
+    parser.add_argument("--skip-notebooks", action="store_true",
+                        help="do not execute the chapter notebooks (slider frames of the built pages are still read)")
     parser.add_argument("--worktree", action="store_true",
                         help="book: build the working tree (uncommitted changes included) instead of HEAD")
     parser.add_argument("--keep-clone", action="store_true", help="book: keep the temporary clone")
@@ -152,6 +162,8 @@ def main(argv=None) -> int:
     info = machine_info()
     print("Library benchmarks ...", file=sys.stderr, flush=True)
     parts = [bench_library.run()]
+    print("Notebook benchmarks (execute every chapter notebook; slider frames per page) ...", file=sys.stderr, flush=True)
+    parts.append(bench_notebooks.run(execute=not args.skip_notebooks))
     if args.skip_book:
         parts.append({
             "title": "Book build",
@@ -166,7 +178,7 @@ def main(argv=None) -> int:
         info["load"] = f"{load_start:.2f} at start, {os.getloadavg()[0]:.2f} at end (this run itself adds about 1)"
     else:
         info.pop("load")
-    text = report(info, parts, args.skip_book)
+    text = report(info, parts, args.skip_book, args.skip_notebooks)
     args.output.write_text(text, encoding="utf-8")
     json_path = write_json({"machine": info, "parts": parts, "seconds": time.perf_counter() - start}, "results.json")
     print(text)
