@@ -125,7 +125,7 @@ def frames_slider(
         description=description,
         continuous_update=True,
         readout=True,
-        layout=widgets.Layout(width="420px"),
+        layout=widgets.Layout(width="640px", max_width="100%"),
         style={"description_width": "initial"},
     )
     stack = widgets.Stack(images, selected_index=initial)
