@@ -1,0 +1,590 @@
+"""Histogram features: one-hot encoding, bag of words, edge histograms, spectrograms.
+
+Each function turns raw data that is not a vector of numbers (a category, a
+text, an image, a sound) into a fixed-length vector by *counting*: which
+category occurs, how often each word occurs, how much edge there is in each
+direction, how much energy there is at each frequency. All of it is taught in
+chapter 5. The functions are pure: nothing is changed in place and nothing is
+remembered between calls.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from ._validation import check_choice
+
+__all__ = [
+    "STOP_WORDS",
+    "one_hot",
+    "stem",
+    "tokenize",
+    "bag_of_words",
+    "edge_histogram",
+    "local_edge_histograms",
+    "hann_window",
+    "spectrogram",
+]
+
+
+# ---------------------------------------------------------------- one-hot encoding
+
+
+def _is_missing(value) -> bool:
+    return value is None or (isinstance(value, (float, np.floating)) and math.isnan(value))
+
+
+def one_hot(values, categories=None, handle_unknown: str = "error") -> tuple[np.ndarray, list]:
+    """One-hot encode a categorical feature (taught in chapter 5).
+
+    Point ``p`` becomes the row ``e_k`` of the ``K × K`` identity, where ``k``
+    is the position of ``values[p]`` in ``categories``: one column per
+    category, a 1 in the column of the point's category and 0 elsewhere.
+
+    Parameters
+    ----------
+    values : 1-D array-like of length P
+        The category of each point (strings, integers, ...). Missing values
+        (None or NaN) are not a category: impute them first (chapter 7).
+    categories : sequence of length K, optional
+        The categories, in column order, without duplicates. By default the
+        sorted unique entries of ``values``. Pass the categories found on the
+        training split when encoding validation or test data.
+    handle_unknown : {"error", "ignore"}
+        What to do with a value that is not in ``categories``: raise a
+        ValueError naming it ("error"), or encode it as an all-zero row
+        ("ignore").
+
+    Returns
+    -------
+    encoded : array of shape (P, K)
+        Floats 0.0 and 1.0; each row sums to 1 (or to 0 for an ignored unknown).
+    categories : list of length K
+        The category of each column.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is not 1-D or holds a missing value, if ``categories``
+        has duplicates, or (with ``handle_unknown="error"``) if a value is not
+        one of the categories.
+    """
+    check_choice(handle_unknown, ("error", "ignore"), "handle_unknown")
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError(
+            f"one_hot encodes one feature at a time: values must be 1-D with shape (P,); "
+            f"found shape {array.shape}. Encode each column separately, e.g. one_hot(x[:, 0])."
+        )
+    items = array.tolist()
+    missing = [p for p, value in enumerate(items) if _is_missing(value)]
+    if missing:
+        raise ValueError(
+            f"values has {len(missing)} missing entr(y/ies) (None or NaN), first at index {missing[0]}; "
+            "a missing value is not a category: impute or drop those points first (chapter 7)."
+        )
+    if categories is None:
+        categories = np.unique(array).tolist()
+    else:
+        categories = list(np.asarray(categories).tolist()) if isinstance(categories, np.ndarray) else list(categories)
+        seen: set = set()
+        duplicates = [c for c in categories if c in seen or seen.add(c)]
+        if duplicates:
+            raise ValueError(f"categories must not repeat; found {duplicates[:5]} more than once.")
+    column = {category: k for k, category in enumerate(categories)}
+    encoded = np.zeros((len(items), len(categories)))
+    for p, value in enumerate(items):
+        k = column.get(value)
+        if k is not None:
+            encoded[p, k] = 1.0
+        elif handle_unknown == "error":
+            raise ValueError(
+                f"values[{p}] = {value!r} is not one of the {len(categories)} categories "
+                f"{categories[:10]}{' ...' if len(categories) > 10 else ''}; add it to categories "
+                'or pass handle_unknown="ignore" to encode it as a row of zeros.'
+            )
+    return encoded, categories
+
+
+# ---------------------------------------------------------------- bag of words
+
+#: A small English stop-word list: function words that occur in almost every
+#: text and so say little about what a text is about. It is deliberately short
+#: (compare scikit-learn's 318 words) and leaves out negations such as "not"
+#: and "no", which change a sentence's sentiment.
+STOP_WORDS: frozenset[str] = frozenset(
+    """
+    a an and are as at be been but by do does for from had has have he her his i
+    if in into is it its me my of on or our she so than that the their them then
+    there these they this those to was we were what which who will with you your
+    """.split()
+)
+
+_TOKEN = re.compile(r"[^\W_]+")  # runs of letters and digits: \w without the underscore
+_VOWELS = set("aeiouy")
+_UNDOUBLE_EXCEPTIONS = set("lsz")  # "falling" -> "fall", "missed" -> "miss", "buzzing" -> "buzz"
+
+
+def _undouble(word: str) -> str:
+    if len(word) >= 3 and word[-1] == word[-2] and word[-1] not in _VOWELS and word[-1] not in _UNDOUBLE_EXCEPTIONS:
+        return word[:-1]
+    return word
+
+
+def stem(word: str) -> str:
+    """Strip a common English suffix from a lower-case word (taught in chapter 5).
+
+    A deliberately small stemmer, so that "dogs" and "dog" or "walked" and
+    "walking" share one column of a bag of words. It applies at most one rule
+    of each of two steps, in this order:
+
+    1. plurals: ``-ies → -y`` ("ponies" → "pony"; the word must be longer
+       than 4 letters, so "ties" falls to the plain ``-s`` rule and gives
+       "tie"); ``-sses → -ss`` ("classes" → "class");
+       ``-es`` is dropped after ``s, x, z, ch, sh`` in words longer than 4
+       letters ("boxes" → "box",
+       "watches" → "watch"); a final ``-s`` is dropped unless the word ends in
+       ``-ss``, ``-us`` or ``-is`` or has at most 3 letters ("dogs" → "dog",
+       "class", "bus", "gas" stay).
+    2. verb endings: ``-ing`` and ``-ed`` are dropped when at least 3 letters
+       containing a vowel remain ("walking" → "walk", "walked" → "walk"; "sing"
+       and "red" stay); then a doubled final consonant other than l, s, z is
+       undoubled ("running" → "run", "stopped" → "stop").
+
+    Limits: it knows no irregular forms ("mice", "ran"), it does not restore a
+    dropped "e" ("making" → "mak" but "make" stays "make"), and it can merge
+    unrelated words ("news" → "new"). Porter's stemmer (in NLTK) handles many
+    more cases; this one is small enough to read in full.
+
+    Parameters
+    ----------
+    word : str
+        One lower-case token.
+
+    Returns
+    -------
+    str
+        The stem.
+    """
+    # Step 1: plurals.
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")) and len(word) > 4:
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        word = word[:-1]
+    # Step 2: verb endings.
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix):
+            rest = word[: -len(suffix)]
+            if len(rest) >= 3 and _VOWELS.intersection(rest):
+                word = _undouble(rest)
+            break
+    return word
+
+
+def tokenize(text: str, stop_words: Iterable[str] | None = STOP_WORDS, stem: bool = True) -> list[str]:
+    """Split a text into the tokens a bag of words counts (taught in chapter 5).
+
+    The text is lower-cased and split into runs of letters and digits (any
+    other character, punctuation, an apostrophe or an underscore, separates
+    tokens: "don't" gives "don" and "t"). Stop words are then dropped and,
+    if ``stem`` is true, each remaining token is replaced by its :func:`stem`.
+
+    Parameters
+    ----------
+    text : str
+    stop_words : iterable of str or None
+        Words to drop, compared with the lower-cased token before stemming.
+        Default :data:`STOP_WORDS`; None or ``()`` keeps every word.
+    stem : bool
+        Whether to stem the tokens (see :func:`stem` for the rules).
+
+    Returns
+    -------
+    list of str
+        The tokens in the order they occur.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"tokenize expects a string; found {type(text).__name__}.")
+    drop = frozenset(word.lower() for word in stop_words) if stop_words is not None else frozenset()
+    tokens = [token for token in _TOKEN.findall(text.lower()) if token not in drop]
+    if stem:
+        tokens = [_stem_word(token) for token in tokens]
+    return tokens
+
+
+_stem_word = stem  # tokenize's argument named ``stem`` shadows the function inside it
+
+
+def bag_of_words(
+    documents: Sequence[str],
+    vocabulary: Sequence[str] | None = None,
+    stop_words: Iterable[str] | None = STOP_WORDS,
+    stem: bool = True,
+    counts: bool = False,
+) -> tuple[np.ndarray, list[str]]:
+    """Bag-of-words histograms of a list of documents (taught in chapter 5).
+
+    Each document is split by :func:`tokenize` (lower-case, letters and
+    digits only, stop words dropped, stemmed); entry ``(p, v)`` counts how
+    often word ``v`` of the vocabulary occurs in document ``p``. Unless
+    ``counts`` is true, each row is then divided by its length (Euclidean
+    norm) so that long and short documents are comparable: the inner product
+    of two rows is the cosine of the angle between their word counts, and
+    documents that share no word are orthogonal.
+
+    Parameters
+    ----------
+    documents : sequence of P strings
+    vocabulary : sequence of V distinct strings, optional
+        The words to count, in column order. They are compared with the tokens
+        *after* stop-word removal and stemming, so give stems (for example the
+        vocabulary returned by an earlier call on the training documents);
+        other words are ignored. By default, the sorted set of all tokens of
+        ``documents``.
+    stop_words : iterable of str or None
+        Passed to :func:`tokenize`; default :data:`STOP_WORDS`.
+    stem : bool
+        Passed to :func:`tokenize`.
+    counts : bool
+        If True, return the raw counts (no normalization).
+
+    Returns
+    -------
+    features : array of shape (P, V)
+        Floats. Unit-length rows (or raw counts). A document with no word of
+        the vocabulary (empty, or only stop words) gives a row of zeros and a
+        UserWarning, never NaN.
+    vocabulary : list of V strings
+        The word of each column.
+
+    Raises
+    ------
+    ValueError
+        If ``documents`` is a single string or empty, a document is not a
+        string (the message names its index), or ``vocabulary`` repeats a word.
+    """
+    if isinstance(documents, str):
+        raise ValueError(
+            "documents must be a sequence of strings, one per document; found a single string. "
+            "Wrap it in a list: bag_of_words([text])."
+        )
+    documents = list(documents)
+    if not documents:
+        raise ValueError("documents is empty; give at least one document.")
+    for p, document in enumerate(documents):
+        if not isinstance(document, str):
+            raise ValueError(
+                f"every document must be a string; documents[{p}] is a {type(document).__name__} ({document!r})."
+            )
+    tokens = [tokenize(document, stop_words=stop_words, stem=stem) for document in documents]
+    if vocabulary is None:
+        vocabulary = sorted({token for document_tokens in tokens for token in document_tokens})
+    else:
+        vocabulary = [str(word) for word in vocabulary]
+        if len(set(vocabulary)) != len(vocabulary):
+            repeated = sorted({word for word in vocabulary if vocabulary.count(word) > 1})
+            raise ValueError(f"vocabulary must not repeat a word; found {repeated[:5]} more than once.")
+    column = {word: v for v, word in enumerate(vocabulary)}
+    features = np.zeros((len(documents), len(vocabulary)))
+    for p, document_tokens in enumerate(tokens):
+        for token in document_tokens:
+            v = column.get(token)
+            if v is not None:
+                features[p, v] += 1.0
+    lengths = np.sqrt((features**2).sum(axis=1))
+    empty = np.flatnonzero(lengths == 0)
+    if empty.size:
+        warnings.warn(
+            f"bag_of_words: {empty.size} document(s), first at index {empty[0]}, contain no word of the "
+            "vocabulary (empty, or only stop words or unknown words); their rows are all zeros.",
+            UserWarning,
+            stacklevel=2,
+        )
+    if not counts:
+        nonzero = lengths > 0
+        features[nonzero] /= lengths[nonzero, None]
+    return features, vocabulary
+
+
+# ---------------------------------------------------------------- edge histograms
+
+
+def _as_image(image, who: str) -> np.ndarray:
+    array = np.asarray(image)
+    if array.dtype == bool:
+        array = array.astype(float)
+    if not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
+        raise ValueError(
+            f"{who} expects a grey-scale image of real numbers; found dtype {array.dtype}."
+        )
+    if array.ndim != 2:
+        hint = " For a colour image, convert to grey first, e.g. image.mean(axis=2)." if array.ndim == 3 else ""
+        raise ValueError(
+            f"{who} expects a 2-D grey-scale image with shape (rows, columns); found shape {array.shape}.{hint}"
+        )
+    if min(array.shape) < 2:
+        raise ValueError(
+            f"{who} needs an image of at least 2 × 2 pixels to take gradients; found shape {array.shape}."
+        )
+    array = array.astype(float)
+    if not np.all(np.isfinite(array)):
+        row, col = np.argwhere(~np.isfinite(array))[0]
+        count = int((~np.isfinite(array)).sum())
+        raise ValueError(f"{who}: the image has {count} NaN or infinite pixel(s), first at row {row}, column {col}.")
+    return array
+
+
+def _check_bins(bins) -> int:
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1:
+        raise ValueError(f"bins must be a positive integer; found {bins!r}.")
+    return int(bins)
+
+
+def _gradient_bins(image: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """Orientation bin index and gradient magnitude of every pixel."""
+    d_dy, d_dx = np.gradient(image)  # axis 0: rows (y, downwards); axis 1: columns (x, to the right)
+    magnitude = np.hypot(d_dx, d_dy)
+    angle = np.degrees(np.arctan2(d_dy, d_dx)) % 180.0  # orientation, folded into [0, 180)
+    width = 180.0 / bins
+    index = np.floor((angle + width / 2) / width).astype(int) % bins  # bins centred on 0, width, 2 width, ...
+    return index, magnitude
+
+
+def edge_histogram(image, bins: int = 8) -> np.ndarray:
+    """Histogram of gradient orientations of a grey-scale image (taught in chapter 5).
+
+    The gradient ``(d/dx, d/dy)`` of the image is taken at every pixel by
+    central differences (``np.gradient``: one-sided at the border), with
+    ``x`` running along a row to the right (columns) and ``y`` running down
+    the rows. Its angle ``θ = atan2(d/dy, d/dx)``, in degrees, is folded into
+    ``[0°, 180°)`` (an edge from dark to light and one from light to dark
+    count alike), and each pixel adds its gradient magnitude to the bin whose
+    centre is nearest: the bins are centred on ``0°, 180°/bins, 2·180°/bins,
+    …`` and bin 0 covers ``[-90°/bins, 90°/bins)`` modulo 180° (``[-11.25°,
+    11.25°)`` for 8 bins).
+
+    So a vertical edge (brightness changing along x) puts its mass in bin 0,
+    and a horizontal edge (brightness changing down the rows) in bin
+    ``bins/2`` (90°). Because ``y`` points down, a gradient pointing up-right
+    on screen has an angle near 135°, not 45°. Rotating the image by 90°
+    (``np.rot90``) turns every gradient by 90° and so shifts the histogram by
+    ``bins/2`` bins (circularly), for even ``bins``.
+
+    Parameters
+    ----------
+    image : array of shape (rows, columns)
+        Grey-scale intensities (integers, floats or booleans), at least 2 × 2.
+    bins : int
+        Number of orientation bins over 180°.
+
+    Returns
+    -------
+    histogram : array of shape (bins,)
+        Magnitude-weighted orientation histogram scaled to unit Euclidean
+        length. A constant image has no edges: it gives zeros and a
+        UserWarning, never NaN.
+
+    Raises
+    ------
+    ValueError
+        If the image is not 2-D (e.g. a colour image), not numeric, smaller
+        than 2 × 2 or holds NaN/inf, or ``bins`` is not a positive integer.
+    """
+    image = _as_image(image, "edge_histogram")
+    bins = _check_bins(bins)
+    index, magnitude = _gradient_bins(image, bins)
+    histogram = np.bincount(index.ravel(), weights=magnitude.ravel(), minlength=bins)
+    length = np.sqrt(np.sum(histogram**2))
+    if length == 0:
+        warnings.warn("edge_histogram: the image is constant (no edges); returning zeros.", UserWarning, stacklevel=2)
+        return histogram
+    return histogram / length
+
+
+def _pair(value, name: str) -> tuple[int, int]:
+    pair = (value, value) if np.ndim(value) == 0 else tuple(value)
+    if len(pair) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in pair):
+        raise ValueError(f"{name} must be a positive integer or a pair of them; found {value!r}.")
+    return int(pair[0]), int(pair[1])
+
+
+def local_edge_histograms(image, patch=8, block=2, bins: int = 8) -> np.ndarray:
+    """Edge histograms of patches, normalized over blocks and concatenated (taught in chapter 5).
+
+    This is the idea of the histogram of oriented gradients (HOG) of Dalal and
+    Triggs (2005). The gradient is taken over the whole image as in
+    :func:`edge_histogram`. The image is cut into non-overlapping patches of
+    ``patch`` pixels (rows and columns left over at the bottom and right are
+    not used) and each patch gets a magnitude-weighted orientation histogram
+    of ``bins`` bins (not normalized). Every square of ``block × block``
+    neighbouring patches forms a block; blocks overlap, sliding by one patch.
+    Each block's histograms are concatenated (patches in row-major order) and
+    scaled jointly to unit Euclidean length, so the contrast of a region does
+    not matter but the relative strength of edges within it does; a block
+    without any edge stays all zeros. The blocks are concatenated in
+    row-major order.
+
+    With ``R = rows // patch_rows`` and ``C = columns // patch_columns``
+    patches, the output has length
+    ``(R − block + 1) · (C − block + 1) · block² · bins``.
+
+    Parameters
+    ----------
+    image : array of shape (rows, columns)
+    patch : int or (int, int)
+        Patch size in pixels (rows, columns); an int means a square patch.
+    block : int
+        Block side, in patches.
+    bins : int
+        Orientation bins over 180°, as in :func:`edge_histogram`.
+
+    Returns
+    -------
+    features : array of shape ((R − block + 1) · (C − block + 1) · block² · bins,)
+        A constant image gives zeros and a UserWarning.
+
+    Raises
+    ------
+    ValueError
+        As :func:`edge_histogram`, and if the image holds fewer than
+        ``block × block`` patches or ``patch``/``block`` are not positive integers.
+    """
+    image = _as_image(image, "local_edge_histograms")
+    bins = _check_bins(bins)
+    patch_rows, patch_cols = _pair(patch, "patch")
+    block = _positive_int(block, "block")
+    rows, cols = image.shape[0] // patch_rows, image.shape[1] // patch_cols
+    if rows < block or cols < block:
+        raise ValueError(
+            f"local_edge_histograms: an image of shape {image.shape} holds {rows} × {cols} patches of "
+            f"{patch_rows} × {patch_cols} pixels, fewer than one block of {block} × {block} patches; "
+            "use smaller patches or blocks."
+        )
+    index, magnitude = _gradient_bins(image, bins)
+    index = index[: rows * patch_rows, : cols * patch_cols]
+    magnitude = magnitude[: rows * patch_rows, : cols * patch_cols]
+    patch_row = np.arange(rows * patch_rows) // patch_rows
+    patch_col = np.arange(cols * patch_cols) // patch_cols
+    flat = (patch_row[:, None] * cols + patch_col[None, :]) * bins + index
+    histograms = np.bincount(flat.ravel(), weights=magnitude.ravel(), minlength=rows * cols * bins)
+    histograms = histograms.reshape(rows, cols, bins)
+    blocks = []
+    for r in range(rows - block + 1):
+        for c in range(cols - block + 1):
+            vector = histograms[r : r + block, c : c + block].ravel()
+            length = np.sqrt(np.sum(vector**2))
+            blocks.append(vector / length if length > 0 else vector)
+    features = np.concatenate(blocks)
+    if not np.any(features):
+        warnings.warn(
+            "local_edge_histograms: the image is constant (no edges); returning zeros.", UserWarning, stacklevel=2
+        )
+    return features
+
+
+# ---------------------------------------------------------------- spectrograms
+
+
+def hann_window(length: int) -> np.ndarray:
+    """The periodic Hann window ``w[n] = ½ − ½ cos(2πn / length)``, n = 0 … length−1 (chapter 5).
+
+    *Periodic* (also called DFT-even): one period of the raised cosine with
+    the final zero left off, the usual choice for spectral analysis; it is
+    what ``scipy.signal.get_window("hann", length)`` returns. Its sum is
+    ``length / 2``.
+    """
+    n = np.arange(length)
+    return 0.5 - 0.5 * np.cos(2 * np.pi * n / length)
+
+
+def _positive_int(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive integer; found {value!r}.")
+    return int(value)
+
+
+def spectrogram(signal, rate: float, window: int = 256, hop: int = 128) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Magnitude spectrogram of a 1-D signal (taught in chapter 5).
+
+    The signal is cut into frames of ``window`` samples starting every
+    ``hop`` samples (frame ``t`` starts at sample ``t · hop``; samples after
+    the last full frame are not used and nothing is padded). Each frame is
+    multiplied by the periodic Hann window (:func:`hann_window`) and the
+    magnitudes of its one-sided discrete Fourier transform
+    (``|np.fft.rfft(frame · w)|``, not scaled, no detrending) form one column.
+
+    scipy's ``scipy.signal.spectrogram(signal, fs=rate, window="hann",
+    nperseg=window, noverlap=window − hop, detrend=False,
+    scaling="spectrum", mode="magnitude")`` returns the same columns divided
+    by the window's sum, ``window / 2``.
+
+    Parameters
+    ----------
+    signal : array of shape (S,)
+        Samples, at least ``window`` of them.
+    rate : float
+        Sampling rate in Hz (samples per second), positive.
+    window : int
+        Frame length in samples (at least 2).
+    hop : int
+        Step between frame starts, ``1 ≤ hop ≤ window``.
+
+    Returns
+    -------
+    frequencies : array of shape (window // 2 + 1,)
+        ``k · rate / window`` in Hz, from 0 to the Nyquist frequency.
+    times : array of shape (num_frames,)
+        The centre of each frame in seconds, ``(t · hop + window / 2) / rate``.
+    magnitudes : array of shape (window // 2 + 1, num_frames)
+        ``num_frames = 1 + (S − window) // hop``.
+
+    Raises
+    ------
+    ValueError
+        If the signal is not 1-D, is shorter than ``window`` or holds NaN/inf;
+        if ``rate`` is not positive; if ``hop`` is not in ``1 … window``.
+    """
+    samples = np.asarray(signal)
+    if not (np.issubdtype(samples.dtype, np.integer) or np.issubdtype(samples.dtype, np.floating)):
+        raise ValueError(f"spectrogram expects a signal of real numbers; found dtype {samples.dtype}.")
+    samples = samples.astype(float)
+    if samples.ndim != 1:
+        raise ValueError(
+            f"spectrogram expects a 1-D signal with shape (S,); found shape {samples.shape}. "
+            "For a stereo recording pass one channel, or their mean, e.g. signal.mean(axis=1)."
+        )
+    if not np.all(np.isfinite(samples)):
+        bad = np.flatnonzero(~np.isfinite(samples))
+        raise ValueError(f"the signal has {bad.size} NaN or infinite sample(s), first at index {bad[0]}.")
+    is_number = isinstance(rate, (int, float, np.integer, np.floating)) and not isinstance(rate, bool)
+    if not is_number or not (rate > 0 and np.isfinite(rate)):
+        raise ValueError(f"rate must be a positive number of samples per second; found {rate!r}.")
+    window = _positive_int(window, "window")
+    if window < 2:
+        raise ValueError(f"window must be at least 2 samples; found {window}.")
+    if isinstance(hop, bool) or not isinstance(hop, (int, np.integer)) or not 1 <= hop <= window:
+        raise ValueError(
+            f"hop must be an integer with 1 <= hop <= window = {window} (frames must not leave gaps); found {hop!r}."
+        )
+    hop = int(hop)
+    if samples.size < window:
+        raise ValueError(
+            f"the signal has {samples.size} sample(s), fewer than one window of {window}; "
+            "use a shorter window or a longer signal."
+        )
+    num_frames = 1 + (samples.size - window) // hop
+    starts = np.arange(num_frames) * hop
+    frames = samples[starts[:, None] + np.arange(window)[None, :]]  # (num_frames, window), a copy
+    magnitudes = np.abs(np.fft.rfft(frames * hann_window(window), axis=1)).T
+    frequencies = np.fft.rfftfreq(window, d=1.0 / rate)
+    times = (starts + window / 2) / rate
+    return frequencies, times, magnitudes
