@@ -6,6 +6,7 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.optimizers` — gradient descent and Newton's method;
 * :mod:`~mlrefined_lib.normalizers` — standard, min-max and PCA-sphering;
 * :mod:`~mlrefined_lib.imputation` — filling gaps with training statistics;
+* :mod:`~mlrefined_lib.histograms` — one-hot, bag of words, edge histograms, spectrograms;
 * :mod:`~mlrefined_lib.selection` — feature selection by boosting;
 * :mod:`~mlrefined_lib.regularization` — ridge, lasso and elastic-net paths;
 * :mod:`~mlrefined_lib.plotting` — contour plots, cost histories, histograms;
@@ -23,6 +24,7 @@ from .costs import (
     multiclass_softmax,
     softmax,
 )
+from .histograms import bag_of_words, edge_histogram, local_edge_histograms, one_hot, spectrogram
 from .imputation import mean_imputer, missing_mask, missingness
 from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
 from .regularization import elastic_net_path, l1_path, ridge
@@ -49,6 +51,11 @@ __all__ = [
     "mean_imputer",
     "missing_mask",
     "missingness",
+    "one_hot",
+    "bag_of_words",
+    "edge_histogram",
+    "local_edge_histograms",
+    "spectrogram",
     "boost",
     "BoostResult",
     "l1_path",
