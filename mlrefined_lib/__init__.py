@@ -3,7 +3,7 @@
 Modules by topic (math separate from drawing):
 
 * :mod:`~mlrefined_lib.costs` — cost functions of a linear model;
-* :mod:`~mlrefined_lib.optimizers` — gradient descent and Newton's method;
+* :mod:`~mlrefined_lib.optimizers` — gradient descent (full and mini-batch) and Newton's method;
 * :mod:`~mlrefined_lib.normalizers` — standard, min-max and PCA-sphering;
 * :mod:`~mlrefined_lib.imputation` — filling gaps with training statistics;
 * :mod:`~mlrefined_lib.histograms` — one-hot, bag of words, edge histograms, spectrograms;
@@ -29,7 +29,7 @@ from .imputation import mean_imputer, missing_mask, missingness
 from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
 from .regularization import elastic_net_path, l1_path, ridge
 from .selection import BoostResult, boost
-from .optimizers import DivergenceWarning, History, gradient_descent, newtons_method
+from .optimizers import DivergenceWarning, History, gradient_descent, minibatch_gradient_descent, newtons_method
 
 __version__ = "0.1.0"
 
@@ -42,6 +42,7 @@ __all__ = [
     "multiclass_softmax",
     "misclassifications",
     "gradient_descent",
+    "minibatch_gradient_descent",
     "newtons_method",
     "History",
     "DivergenceWarning",

