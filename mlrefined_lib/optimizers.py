@@ -251,7 +251,8 @@ def minibatch_gradient_descent(
         )
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not np.isfinite(alpha) or alpha <= 0:
         raise ValueError(f"alpha must be a positive number; found {alpha!r}.")
-    epochs = _check_its(epochs)
+    if isinstance(epochs, bool) or not isinstance(epochs, numbers.Integral) or epochs < 0:
+        raise ValueError(f"epochs must be a non-negative integer; found {epochs!r}.")
     if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive integer; found {batch_size!r}.")
     w = _check_start(w0)
