@@ -45,6 +45,12 @@ def run(path: Path, write: bool = False) -> bool:
 
 if __name__ == "__main__":
     arguments = sys.argv[1:]
+    if {"-h", "--help"} & set(arguments):
+        print(__doc__)
+        sys.exit(0)
+    unknown = [a for a in arguments if a.startswith("-") and a != "--write"]
+    if unknown:
+        sys.exit(f"run_notebooks: unknown option(s) {unknown}; the only option is --write")
     write = "--write" in arguments
     paths = [Path(p) for p in arguments if p != "--write"]
     if not paths:
