@@ -477,13 +477,11 @@ def local_edge_histograms(image, patch=8, block=2, bins: int = 8) -> np.ndarray:
     flat = (patch_row[:, None] * cols + patch_col[None, :]) * bins + index
     histograms = np.bincount(flat.ravel(), weights=magnitude.ravel(), minlength=rows * cols * bins)
     histograms = histograms.reshape(rows, cols, bins)
-    blocks = []
-    for r in range(rows - block + 1):
-        for c in range(cols - block + 1):
-            vector = histograms[r : r + block, c : c + block].ravel()
-            length = np.sqrt(np.sum(vector**2))
-            blocks.append(vector / length if length > 0 else vector)
-    features = np.concatenate(blocks)
+    # Every block × block window of patches, as (block rows, block columns, patch row, patch column, bin).
+    windows = np.lib.stride_tricks.sliding_window_view(histograms, (block, block), axis=(0, 1))
+    vectors = windows.transpose(0, 1, 3, 4, 2).reshape(-1, block * block * bins)
+    lengths = np.sqrt(np.sum(vectors**2, axis=1, keepdims=True))
+    features = (vectors / np.where(lengths > 0, lengths, 1.0)).ravel()
     if not np.any(features):
         warnings.warn(
             "local_edge_histograms: the image is constant (no edges); returning zeros.", UserWarning, stacklevel=2
