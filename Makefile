@@ -73,8 +73,11 @@ test-lib: $(STAMP)
 	$(BIN)/pytest tests/lib tests/harness -q -p no:cacheprovider
 
 # Notebooks are stored with outputs; nbval re-runs them and compares.
+# Two workers, each running whole notebooks (--dist loadfile keeps a notebook's cells in order).
+JOBS ?= 2
 test-nbval: $(STAMP)
-	$(BIN)/pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider
+	$(BIN)/pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider \
+	    -n $(JOBS) --dist loadfile
 
 # Built-HTML checks and the browser test (needs the strict build first).
 test-html: $(STAMP) chromium
@@ -89,7 +92,7 @@ test-binder:
 	rm -rf .venv-binder
 	$(PYTHON) -m venv .venv-binder
 	.venv-binder/bin/python -m pip install --quiet -r requirements.txt
-	.venv-binder/bin/python tools/run_notebooks.py $(NOTEBOOKS)
+	.venv-binder/bin/python tools/run_notebooks.py --jobs $(JOBS) $(NOTEBOOKS)
 
 # Debian's chromium for the browser test: installed when we are root.
 chromium:

@@ -2,6 +2,7 @@
 
     python tools/run_notebooks.py chapters/01_gradient_descent/gradient_descent.ipynb ...
     python tools/run_notebooks.py --write chapters/NN_slug/*.ipynb   # store the outputs
+    python tools/run_notebooks.py --jobs 2 chapters/*/*.ipynb        # two notebooks at a time
 
 Used by `make test-binder` to show that an environment with only
 requirements.txt installed (what Binder builds) runs every chapter, and by
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -48,13 +50,25 @@ if __name__ == "__main__":
     if {"-h", "--help"} & set(arguments):
         print(__doc__)
         sys.exit(0)
+    jobs = 1
+    if "--jobs" in arguments:
+        at = arguments.index("--jobs")
+        value = arguments[at + 1] if at + 1 < len(arguments) else ""
+        if not value.isdigit() or int(value) < 1:
+            sys.exit(f"run_notebooks: --jobs needs a positive integer; found {value!r}")
+        jobs = int(value)
+        del arguments[at : at + 2]
     unknown = [a for a in arguments if a.startswith("-") and a != "--write"]
     if unknown:
-        sys.exit(f"run_notebooks: unknown option(s) {unknown}; the only option is --write")
+        sys.exit(f"run_notebooks: unknown option(s) {unknown}; the options are --write and --jobs N")
     write = "--write" in arguments
     paths = [Path(p) for p in arguments if p != "--write"]
     if not paths:
         sys.exit("run_notebooks: no notebooks given")
-    results = [run(p, write) for p in paths]
+    if jobs == 1:
+        results = [run(p, write) for p in paths]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(run, paths, [write] * len(paths)))
     print(f"{sum(results)} passed, {len(results) - sum(results)} failed")
     sys.exit(0 if all(results) else 1)
