@@ -24,7 +24,15 @@ from .costs import (
     multiclass_softmax,
     softmax,
 )
-from .histograms import bag_of_words, edge_histogram, local_edge_histograms, one_hot, spectrogram
+from .histograms import (
+    bag_of_words,
+    character_features,
+    edge_histogram,
+    edge_maps,
+    local_edge_histograms,
+    one_hot,
+    spectrogram,
+)
 from .imputation import mean_imputer, missing_mask, missingness
 from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
 from .regularization import elastic_net_path, l1_path, ridge
@@ -54,7 +62,9 @@ __all__ = [
     "missingness",
     "one_hot",
     "bag_of_words",
+    "character_features",
     "edge_histogram",
+    "edge_maps",
     "local_edge_histograms",
     "spectrogram",
     "boost",

