@@ -1,6 +1,5 @@
 """Unit tests of mlrefined_lib.datasets and mlrefined_lib.checks."""
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -16,13 +15,6 @@ LOADERS = {
     "one_input_classification": (datasets.load_one_input_classification, (12, 1)),
     "five_input_hyperplane": (datasets.load_five_input_hyperplane, (200, 5)),
 }
-
-
-def make_synthetic():
-    spec = importlib.util.spec_from_file_location("make_synthetic", REPO / "datasets" / "make_synthetic.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # ---------------------------------------------------------------- datasets
@@ -56,8 +48,8 @@ def test_loader_returns_fresh_arrays(name):
 
 
 @pytest.mark.parametrize("name", LOADERS)
-def test_csv_equals_generator(name):
-    generated_x, generated_y = getattr(make_synthetic(), name)()
+def test_csv_equals_generator(name, data_script):
+    generated_x, generated_y = getattr(data_script("make_synthetic"), name)()
     x, y = LOADERS[name][0]()
     np.testing.assert_allclose(x, generated_x, rtol=1e-9, atol=0)
     np.testing.assert_allclose(y, generated_y, rtol=1e-9, atol=0)

@@ -1,6 +1,5 @@
 """Tests of the spoken-word data (datasets/spoken_words) and its loader."""
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -13,15 +12,8 @@ REPO = Path(__file__).resolve().parents[2]
 FOLDER = REPO / "datasets" / "spoken_words"
 
 
-def make_spoken_words():
-    spec = importlib.util.spec_from_file_location("make_spoken_words", REPO / "datasets" / "make_spoken_words.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_files_are_the_generators_plan():
-    generator = make_spoken_words()
+def test_files_are_the_generators_plan(data_script):
+    generator = data_script("make_spoken_words")
     assert sorted(p.name for p in FOLDER.glob("*.wav")) == generator.planned_files()
     assert len(generator.planned_files()) == len(generator.SYNTH_WORDS) * len(generator.VOICES) + 2 * len(
         generator.ALSA_PHRASES
@@ -39,9 +31,9 @@ def test_files_are_small_mono_16_bit_16_khz():
     assert total < 1_000_000
 
 
-def test_loader_records():
+def test_loader_records(data_script):
     records = datasets.load_spoken_words()
-    generator = make_spoken_words()
+    generator = data_script("make_spoken_words")
     assert len(records) == len(generator.planned_files())
     assert [f"{r.word}__{r.speaker}.wav" for r in records] == generator.planned_files()
     for record in records:
