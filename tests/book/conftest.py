@@ -12,6 +12,7 @@ import functools
 import hashlib
 import http.server
 import json
+import os
 import posixpath
 import threading
 import types
@@ -25,6 +26,11 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "_build" / "html"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
 CHAPTERS_DIR = "chapters/"  # the pages whose widgets and math the tests check one by one
 # Pages Sphinx writes for every book; not listed in the table of contents.
 GENERATED = {"search.html", "genindex.html", "py-modindex.html"}
@@ -313,6 +319,9 @@ def pytest_generate_tests(metafunc):
     """Parametrize by chapter page (argument `page_path`, or `chapter` for the browser's
     module-scoped page fixture) and by (page, slider) when `slider_index` is asked for too."""
     names = metafunc.fixturenames
+    if "toc_page" in names:  # every page of the table of contents, by its path
+        pages = toc_pages()
+        metafunc.parametrize("toc_page", pages, ids=[p.removesuffix(".html") for p in pages])
     page_arg = "chapter" if "chapter" in names else "page_path" if "page_path" in names else None
     if page_arg is None:
         return
@@ -413,3 +422,24 @@ def book_server(built_html):
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium, headless, driven by Playwright (skipped loudly when missing, never in CI)."""
+    def unavailable(reason: str):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{reason} -- CI=true, so the browser test must run, not be skipped.")
+        pytest.skip(f"!!! BROWSER TEST (layer 5) NOT RUN: {reason} !!!")
+
+    if not CHROMIUM.exists():
+        unavailable(f"{CHROMIUM} not found; install Debian's chromium (`apt-get install chromium`, "
+                    "or `make chromium` as root). Never `playwright install`.")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:
+        unavailable(f"Playwright's Python package is missing ({exc}); run `make venv`.")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()

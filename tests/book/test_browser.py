@@ -16,19 +16,12 @@ Screenshots go to _build/screenshots/ (not committed).
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 TIMEOUT_MS = 20_000
 FRAME_TIMEOUT_S = 5.0  # key press to new frame takes 5-20 ms; allow a slow machine
 
@@ -43,9 +36,6 @@ KNOWN_ISSUES: dict[str, tuple[str, str, str]] = {
 IRRELEVANT_CONSOLE_ERRORS = [
     # Reported as failed requests (with their URL) instead.
     r"^Failed to load resource: the server responded with a status of",
-    # pydata-sphinx-theme on a first visit: <body data-default-mode=""> is not a valid mode;
-    # it falls back to "auto", which is what the book wants.
-    r"^Got invalid theme mode: \. Resetting to auto\.$",
 ]
 
 # JavaScript run in the page ------------------------------------------------------------
@@ -113,26 +103,6 @@ RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\begin\{|\\frac|\$[^$\n]*\\[A-Z
 
 
 # Browser, pages ---------------------------------------------------------------------
-@pytest.fixture(scope="session")
-def browser():
-    def unavailable(reason: str):
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{reason} -- CI=true, so the browser test must run, not be skipped.")
-        pytest.skip(f"!!! BROWSER TEST (layer 5) NOT RUN: {reason} !!!")
-
-    if not CHROMIUM.exists():
-        unavailable(f"{CHROMIUM} not found; install Debian's chromium (`apt-get install chromium`, "
-                    "or `make chromium` as root). Never `playwright install`.")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        unavailable(f"Playwright's Python package is missing ({exc}); run `make venv`.")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
-
-
 @dataclass
 class Visit:
     """One page opened in its own browser context, with what happened while it was open."""
