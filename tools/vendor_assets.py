@@ -23,7 +23,13 @@ VENDOR = ROOT / "assets" / "vendor"
 
 # (source under node_modules, destination under assets/vendor)
 COPIES = [
-    ("mathjax/es5", "mathjax"),
+    # MathJax: only the component the pages load (tex-chtml.js), the TeX
+    # extensions it autoloads for rarer macros, and its web fonts; the rest of
+    # the distribution (other combined components, SVG output, speech rule
+    # engine, ...) is ~18 MB that no page fetches.
+    ("mathjax/es5/tex-chtml.js", "mathjax/tex-chtml.js"),
+    ("mathjax/es5/input/tex/extensions", "mathjax/input/tex/extensions"),
+    ("mathjax/es5/output/chtml/fonts/woff-v2", "mathjax/output/chtml/fonts/woff-v2"),
     ("requirejs/require.js", "require.js"),
     ("@jupyter-widgets/html-manager/dist/embed-amd.js", "html-manager/embed-amd.js"),
 ]
@@ -40,14 +46,14 @@ def copy_from_node_modules() -> None:
     missing = [src for src, _ in COPIES if not (MODULES / src).exists()]
     if missing:
         sys.exit(f"vendor_assets: missing in node_modules: {', '.join(missing)}. Run `npm ci` first.")
+    shutil.rmtree(VENDOR / "mathjax", ignore_errors=True)  # drop files of an older, fuller copy
     for src, dst in COPIES:
         source, target = MODULES / src, VENDOR / dst
         if target.exists():
             shutil.rmtree(target) if target.is_dir() else target.unlink()
         target.parent.mkdir(parents=True, exist_ok=True)
         if source.is_dir():
-            # MathJax's sre (speech) folder is large and unused by tex-chtml.js.
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("sre", "*.map"))
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("*.map"))
         else:
             shutil.copy2(source, target)
     fonts = MODULES / "@jupyter-widgets/html-manager/dist"

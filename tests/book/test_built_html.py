@@ -221,3 +221,18 @@ def test_widget_descriptions_are_plain_text(book, book_pages):
             if re.search(r"[$\\]", description):
                 bad[f"{page} {m['model_name']} {mid}"] = description
     assert not bad, f"widget descriptions with LaTeX: {bad}"
+
+
+def test_only_the_mathjax_that_pages_load_is_shipped(book):
+    """The pages load MathJax's tex-chtml.js (which autoloads TeX extensions and
+    fetches its CHTML fonts); the other ~18 MB of the distribution is never fetched."""
+    folder = book.build / "_static" / "vendor" / "mathjax"
+    assert (folder / "tex-chtml.js").is_file(), "tex-chtml.js is missing: run `make assets`"
+    components = sorted(p.name for p in folder.glob("*.js"))
+    assert components == ["tex-chtml.js"], f"unused MathJax components shipped: {components}"
+    allowed = ("tex-chtml.js", "input/tex/extensions/", "output/chtml/fonts/woff-v2/")
+    others = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                    if p.is_file() and not p.relative_to(folder).as_posix().startswith(allowed))
+    assert not others, f"MathJax files no page loads: {others[:10]} ({len(others)} in all)"
+    size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    assert size < 3 * 2**20, f"the MathJax copy weighs {size / 2**20:.1f} MB"
