@@ -70,7 +70,7 @@ def write_cdn_config(out: Path) -> None:
             sys.exit(f"vendor_assets: _config.yml no longer mentions {local}; update tools/vendor_assets.py.")
         text = text.replace(local, remote)
     # Local helper for the local widget manager only.
-    text = text.replace("      widgets-require-config.js: {}\n", "")
+    text = text.replace("      widgets-require-config.js: {defer: defer}\n", "")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)
     bar = "!" * 78

@@ -236,3 +236,15 @@ def test_only_the_mathjax_that_pages_load_is_shipped(book):
     assert not others, f"MathJax files no page loads: {others[:10]} ({len(others)} in all)"
     size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
     assert size < 3 * 2**20, f"the MathJax copy weighs {size / 2**20:.1f} MB"
+
+
+def test_heavy_scripts_do_not_block_the_first_paint(book, book_pages):
+    """MathJax, require.js and the 4 MB widget manager are deferred: the text paints
+    first, then they run in document order."""
+    heavy = ("vendor/mathjax/", "vendor/require.js", "widgets-require-config.js", "vendor/html-manager/")
+    blocking = []
+    for page in book_pages:
+        for tag, _attr, url, attrs in book.parse(page).refs:
+            if tag == "script" and any(h in url for h in heavy) and "defer" not in attrs and "async" not in attrs:
+                blocking.append(f"{page}: {url}")
+    assert not blocking, "scripts that block the first paint:\n  " + "\n  ".join(blocking)
