@@ -24,6 +24,7 @@ from .costs import (
     multiclass_softmax,
     softmax,
 )
+from .costs import class_probabilities, sigmoid
 from .histograms import (
     bag_of_words,
     character_features,
@@ -49,6 +50,8 @@ __all__ = [
     "cross_entropy",
     "multiclass_softmax",
     "misclassifications",
+    "sigmoid",
+    "class_probabilities",
     "gradient_descent",
     "minibatch_gradient_descent",
     "newtons_method",

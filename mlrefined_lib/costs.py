@@ -397,3 +397,85 @@ def misclassifications(x, y) -> Cost:
     ``g(w)`` returns an ``int``.
     """
     return _Misclassifications(x, y)
+
+
+# ---------------------------------------------------------------- chapter 3: probabilities of a linear classifier
+
+__all__ += ["sigmoid", "class_probabilities"]
+
+
+def sigmoid(t):
+    """The logistic function ``σ(t) = 1 / (1 + exp(−t))`` (chapter 3).
+
+    Computed as ``1 / (1 + exp(−t))`` for ``t ≥ 0`` and ``exp(t) / (1 + exp(t))``
+    for ``t < 0``, so ``exp`` never overflows (``sigmoid(−1000)`` is 0 and
+    ``sigmoid(1000)`` is 1, without a warning) and tiny probabilities keep
+    their relative accuracy.
+
+    Parameters
+    ----------
+    t : number or array
+        Any shape; ``±inf`` are allowed (they give 0 and 1), NaN is not.
+
+    Returns
+    -------
+    float or array of the same shape as ``t``
+        Values in ``[0, 1]``. The input is not modified.
+
+    Raises
+    ------
+    ValueError
+        If ``t`` is not numeric or holds NaN.
+    """
+    try:
+        arr = np.asarray(t, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"sigmoid expects numbers (a scalar or an array); found {type(t).__name__}.") from None
+    if np.isnan(arr).any():
+        raise ValueError(f"sigmoid found {int(np.isnan(arr).sum())} NaN value(s) in its input; expected numbers.")
+    values = _accurate_sigmoid(arr)
+    return float(values) if values.ndim == 0 else values
+
+
+def _accurate_sigmoid(t: np.ndarray) -> np.ndarray:
+    """σ(t) with full relative accuracy on both tails and no overflow."""
+    t = np.asarray(t, dtype=float)
+    e = np.exp(-np.abs(t))  # in (0, 1]: never overflows
+    return np.where(t >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+def class_probabilities(x, w):
+    """Probabilities that a linear classifier assigns to each point (chapter 3).
+
+    Parameters
+    ----------
+    x : array of shape (P, N)
+    w : array of shape (N+1,) or (N+1, K)
+        Two-class weights (bias first) or one column of weights per class.
+
+    Returns
+    -------
+    array
+        For ``w`` of shape ``(N+1,)``: shape ``(P,)``, the probability
+        ``σ(w[0] + x @ w[1:])`` of class 1 (label 1 of :func:`cross_entropy`,
+        label +1 of :func:`softmax`). For ``w`` of shape ``(N+1, K)``: shape
+        ``(P, K)``, the softmax of the K scores of each point; each row sums
+        to 1 (the probabilities of :func:`multiclass_softmax`).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not a finite ``(P, N)`` array or ``w`` does not fit it.
+    """
+    x = as_inputs(x)
+    w_arr = np.asarray(w, dtype=float)
+    if w_arr.ndim not in (1, 2):
+        raise ValueError(f"w must have shape (N+1,) or (N+1, K); found shape {w_arr.shape}.")
+    if not np.all(np.isfinite(w_arr)):
+        raise ValueError("w holds NaN or infinite values; expected finite weights.")
+    scores = model(x, w_arr)
+    if w_arr.ndim == 1:
+        return _accurate_sigmoid(scores)
+    scores = scores - scores.max(axis=1, keepdims=True)
+    exponentials = np.exp(scores)
+    return exponentials / exponentials.sum(axis=1, keepdims=True)

@@ -586,3 +586,115 @@ def _grid_value(w1, w2, values, point) -> float:
     ty = (point[1] - ys[j]) / (ys[j + 1] - ys[j])
     return float((1 - tx) * (1 - ty) * values[j, i] + tx * (1 - ty) * values[j, i + 1]
                  + (1 - tx) * ty * values[j + 1, i] + tx * ty * values[j + 1, i + 1])
+
+
+# ---------------------------------------------------------------- chapter 3: decision regions of a classifier
+
+__all__ += ["CLASS_STYLES", "decision_regions"]
+
+#: (face colour, region colour, marker) per class: a colour-blind-safe palette
+#: with a different marker shape for every class.
+CLASS_STYLES = [
+    ("#4575b4", "#c6dbef", "o"),
+    ("#d73027", "#fcbba1", "s"),
+    ("#fdae61", "#fee8c8", "^"),
+    ("#1a9641", "#c7e9c0", "D"),
+    ("#7b3294", "#dadaeb", "v"),
+]
+
+
+def decision_regions(
+    predict: Callable,
+    x,
+    y,
+    *,
+    x_range: tuple[float, float],
+    y_range: tuple[float, float],
+    ax=None,
+    num: int = 300,
+    class_names: Sequence[str] | None = None,
+    feature_names: Sequence[str] = ("$x_1$", "$x_2$"),
+    title: str | None = None,
+    legend_loc: str = "upper left",
+    jitter: float = 0.0,
+    seed: int = 0,
+):
+    """Shade the region each class gets from a classifier of two inputs (chapter 3).
+
+    The plane ``x_range × y_range`` is cut into a ``num × num`` grid, every
+    grid point gets the label ``predict`` returns for it, and each class's
+    region is shaded in a light tint of its colour, with the boundaries
+    between regions drawn as black lines. The points are drawn on top, with a
+    different marker *and* colour per class, named in the legend.
+
+    Parameters
+    ----------
+    predict : callable
+        ``predict(points)`` takes an array of shape (M, 2) (in the units of
+        ``x``) and returns M integer labels ``0 … K−1``.
+    x : array of shape (P, 2)
+    y : array of shape (P,)
+        Integer labels ``0 … K−1`` (K ≤ 5).
+    x_range, y_range : (low, high)
+        Axis limits, kept exactly (fix them across the frames of a slider).
+    class_names : sequence of str, optional
+        Legend names; ``"class k"`` by default.
+    jitter : float
+        Standard deviation of a small random shift (seeded by ``seed``) added
+        to the *drawn* points only, so that points with equal values do not
+        hide each other.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    x = as_inputs(x)
+    if x.shape[1] != 2:
+        raise ValueError(f"decision_regions draws two inputs: x must have shape (P, 2); found {x.shape}.")
+    labels = np.asarray(y, dtype=float)
+    if labels.shape != (x.shape[0],):
+        raise ValueError(f"y must have shape ({x.shape[0]},) to match x of shape {x.shape}; found {labels.shape}.")
+    if not np.all(labels == np.round(labels)) or labels.min() < 0 or labels.max() >= len(CLASS_STYLES):
+        raise ValueError(f"y must hold integer labels 0 … {len(CLASS_STYLES) - 1}; found {np.unique(labels)[:10].tolist()}.")
+    labels = labels.astype(int)
+    count = max(int(labels.max()) + 1, 2)
+    names = list(class_names) if class_names is not None else [f"class {k}" for k in range(count)]
+    if len(names) < count:
+        raise ValueError(f"y holds {count} classes but {len(names)} class name(s) were given.")
+    count = len(names)
+    if count > len(CLASS_STYLES):
+        raise ValueError(f"decision_regions draws at most {len(CLASS_STYLES)} classes; found {count} class names.")
+    if num < 2:
+        raise ValueError(f"num must be at least 2; found {num}.")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.5, 4.2))
+    grid_x, grid_y = np.meshgrid(np.linspace(*x_range, num), np.linspace(*y_range, num))
+    points = np.column_stack([grid_x.ravel(), grid_y.ravel()])
+    predicted = np.asarray(predict(points))
+    if predicted.shape != (len(points),):
+        raise ValueError(f"predict must return one label per point, shape ({len(points)},); found {predicted.shape}.")
+    if not np.all((predicted >= 0) & (predicted < count) & (predicted == np.round(predicted))):
+        raise ValueError(f"predict must return integer labels 0 … {count - 1}; found {np.unique(predicted)[:10].tolist()}.")
+    from matplotlib.colors import ListedColormap
+
+    regions = predicted.astype(float).reshape(grid_x.shape)
+    tints = ListedColormap([CLASS_STYLES[k][1] for k in range(count)])
+    ax.contourf(grid_x, grid_y, regions, levels=np.arange(-0.5, count), cmap=tints)
+    if np.unique(predicted).size > 1:
+        ax.contour(grid_x, grid_y, regions, levels=np.arange(0.5, count - 1), colors="k", linewidths=1.2)
+    shift = np.random.default_rng(seed).normal(scale=jitter, size=x.shape) if jitter else 0.0
+    drawn = x + shift
+    for k in range(count):
+        face, _, marker = CLASS_STYLES[k]
+        mask = labels == k
+        if mask.any():
+            ax.scatter(drawn[mask, 0], drawn[mask, 1], s=28, c=face, marker=marker, edgecolors="k",
+                       linewidths=0.5, label=names[k], zorder=3)
+    ax.set_xlim(*x_range)
+    ax.set_ylim(*y_range)
+    ax.set_xlabel(feature_names[0])
+    ax.set_ylabel(feature_names[1])
+    if title:
+        ax.set_title(title)
+    ax.legend(loc=legend_loc, fontsize=8, framealpha=0.9)
+    return ax
