@@ -396,11 +396,15 @@ def random_oversample(x, y, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _nearest_neighbours(points: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the k nearest other points of each point (ties to the lower index)."""
+    """Indices of the k nearest other points of each point, nearest first."""
     squared = (points**2).sum(axis=1)
     distances = squared[:, None] + squared[None, :] - 2.0 * points @ points.T
     np.fill_diagonal(distances, np.inf)
-    return np.argsort(distances, axis=1, kind="stable")[:, :k]
+    if k >= len(points) - 1:
+        return np.argsort(distances, axis=1, kind="stable")[:, :k]
+    nearest = np.argpartition(distances, k - 1, axis=1)[:, :k]          # the k smallest, in no order
+    order = np.argsort(np.take_along_axis(distances, nearest, axis=1), axis=1, kind="stable")
+    return np.take_along_axis(nearest, order, axis=1)
 
 
 def smote(x, y, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
