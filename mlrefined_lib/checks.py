@@ -1302,7 +1302,7 @@ def check_smote_one_class(student: Callable) -> None:
     member's ``k`` nearest *other* members; the points should not be copies of
     the members; the input should not change; and the points should spread
     over many members. Neighbours come from scikit-learn's
-    ``NearestNeighbors``, independently of the library's :func:`smote`.
+    ``NearestNeighbors``, independently of the library's :func:`~mlrefined_lib.pipeline.smote`.
     """
     from sklearn.neighbors import NearestNeighbors
 

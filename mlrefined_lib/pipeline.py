@@ -548,7 +548,7 @@ def one_hot_encode(columns) -> Step:
     """Step that one-hot encodes categorical columns with the *training* categories (chapter 11).
 
     Column ``c`` with training categories ``v_1 < ... < v_K`` becomes the K
-    columns ``c=v_1``, ..., ``c=v_K`` (chapter 5's :func:`one_hot`), placed
+    columns ``c=v_1``, ..., ``c=v_K`` (chapter 5's :func:`~mlrefined_lib.histograms.one_hot`), placed
     at the end of the table. **A category that the training split never
     showed becomes a row of zeros** in that column's block (the model then
     uses its bias alone for that feature), so validation and test tables
