@@ -9,6 +9,7 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.histograms` — one-hot, bag of words, edge histograms, spectrograms;
 * :mod:`~mlrefined_lib.selection` — feature selection by boosting;
 * :mod:`~mlrefined_lib.regularization` — ridge, lasso and elastic-net paths;
+* :mod:`~mlrefined_lib.pipeline` — splitting, resampling and a leak-free preprocessing pipeline;
 * :mod:`~mlrefined_lib.plotting` — contour plots, cost histories, histograms;
 * :mod:`~mlrefined_lib.widgets` — sliders over precomputed frames;
 * :mod:`~mlrefined_lib.datasets` — loaders for the book's ``datasets/``;
@@ -37,6 +38,17 @@ from .histograms import (
 from .imputation import mean_imputer, missing_mask, missingness
 from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
 from .regularization import elastic_net_path, l1_path, ridge
+from .pipeline import (
+    Pipeline,
+    decompose_datetimes,
+    features_and_target,
+    identifier_columns,
+    random_oversample,
+    smote,
+    train_validation_test_split,
+    uncommon_features,
+    unseen_categories,
+)
 from .selection import BoostResult, boost
 from .optimizers import DivergenceWarning, History, gradient_descent, minibatch_gradient_descent, newtons_method
 
@@ -75,4 +87,13 @@ __all__ = [
     "l1_path",
     "elastic_net_path",
     "ridge",
+    "train_validation_test_split",
+    "features_and_target",
+    "uncommon_features",
+    "unseen_categories",
+    "identifier_columns",
+    "decompose_datetimes",
+    "random_oversample",
+    "smote",
+    "Pipeline",
 ]
