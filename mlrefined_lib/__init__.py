@@ -37,7 +37,16 @@ from .imputation import mean_imputer, missing_mask, missingness
 from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
 from .regularization import elastic_net_path, l1_path, ridge
 from .selection import BoostResult, boost
-from .optimizers import DivergenceWarning, History, gradient_descent, minibatch_gradient_descent, newtons_method
+from .optimizers import (
+    SCHEDULES,
+    DivergenceWarning,
+    History,
+    MinibatchHistory,
+    gradient_descent,
+    learning_schedule,
+    minibatch_gradient_descent,
+    newtons_method,
+)
 
 __version__ = "0.1.0"
 
@@ -51,6 +60,9 @@ __all__ = [
     "misclassifications",
     "gradient_descent",
     "minibatch_gradient_descent",
+    "learning_schedule",
+    "SCHEDULES",
+    "MinibatchHistory",
     "newtons_method",
     "History",
     "DivergenceWarning",
