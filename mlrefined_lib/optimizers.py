@@ -249,6 +249,16 @@ def learning_schedule(name: str, alpha: float, *, power: float = 0.25, t1: float
     ------
     ValueError
         For an unknown name (the message lists the known ones) or a parameter out of range.
+
+    Notes
+    -----
+    scikit-learn's ``SGDRegressor(learning_rate="invscaling")`` uses
+    ``eta = eta0 / t ** power_t`` where ``t`` counts *samples* from 1, on the
+    loss ``(1/2)(prediction − y)²``, whose gradient is half of ours. With one
+    point per step its run equals ours with ``alpha = eta0 / 2`` and
+    ``power = power_t`` (and ``penalty=None``, since it adds an L2 penalty by
+    default); ``tests/lib/test_schedules.py`` checks this weight for weight.
+    With mini-batches the two counters differ: ours counts steps, not samples.
     """
     check_choice(name, SCHEDULES, "learning-rate schedule")
     alpha = _check_positive(alpha, "alpha")
