@@ -50,7 +50,16 @@ from .pipeline import (
     unseen_categories,
 )
 from .selection import BoostResult, boost
-from .optimizers import DivergenceWarning, History, gradient_descent, minibatch_gradient_descent, newtons_method
+from .optimizers import (
+    SCHEDULES,
+    DivergenceWarning,
+    History,
+    MinibatchHistory,
+    gradient_descent,
+    learning_schedule,
+    minibatch_gradient_descent,
+    newtons_method,
+)
 
 __version__ = "0.1.0"
 
@@ -66,6 +75,9 @@ __all__ = [
     "class_probabilities",
     "gradient_descent",
     "minibatch_gradient_descent",
+    "learning_schedule",
+    "SCHEDULES",
+    "MinibatchHistory",
     "newtons_method",
     "History",
     "DivergenceWarning",

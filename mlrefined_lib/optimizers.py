@@ -1,7 +1,9 @@
 """Gradient descent, mini-batch gradient descent and Newton's method (chapters 1 and 2).
 
-Both return a :class:`History`: every weight visited and its cost, so the
-notebooks can plot paths and cost curves without re-running anything.
+Each returns a :class:`History`: every weight visited and its cost, so the
+notebooks can plot paths and cost curves without re-running anything. The
+mini-batch optimizer returns a :class:`MinibatchHistory`, which also records
+every step, and takes learning-rate schedules (:func:`learning_schedule`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,16 @@ import numpy as np
 
 from ._validation import check_choice
 
-__all__ = ["History", "gradient_descent", "minibatch_gradient_descent", "newtons_method", "DivergenceWarning"]
+__all__ = [
+    "History",
+    "MinibatchHistory",
+    "SCHEDULES",
+    "gradient_descent",
+    "learning_schedule",
+    "minibatch_gradient_descent",
+    "newtons_method",
+    "DivergenceWarning",
+]
 
 ALPHA_RULES = ("diminishing",)
 
@@ -198,23 +209,166 @@ def gradient_descent(
 
 
 
+#: Names accepted by :func:`learning_schedule` and by the ``schedule`` argument
+#: of :func:`minibatch_gradient_descent`.
+SCHEDULES = ("constant", "invscaling", "inverse_time")
+
+
+def _check_positive(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive number; found {value!r}.")
+    return float(value)
+
+
+def learning_schedule(name: str, alpha: float, *, power: float = 0.25, t1: float = 100.0) -> Callable[[int], float]:
+    """A named learning-rate schedule ``t -> α_t``, with ``t = 0, 1, 2, …`` counting steps (chapter 2).
+
+    Parameters
+    ----------
+    name : {"constant", "invscaling", "inverse_time"}
+        * ``"constant"``: ``α_t = alpha``;
+        * ``"invscaling"``: ``α_t = alpha / (t + 1) ** power`` (scikit-learn's
+          ``learning_rate="invscaling"``, whose counter starts at 1, hence ``t + 1``);
+        * ``"inverse_time"``: ``α_t = alpha · t1 / (t + t1)``, the schedule
+          ``t0 / (t + t1)`` with ``t0 = alpha · t1``: the step halves after
+          ``t1`` steps, and the step lengths add up to infinity while their
+          squares do not (the classic condition for SGD to settle).
+    alpha : float
+        The first step length ``α_0 > 0``.
+    power : float
+        Exponent of ``"invscaling"`` (scikit-learn's ``power_t``; default 0.25 as there), ``power ≥ 0``.
+    t1 : float
+        Half-life in steps of ``"inverse_time"``, ``t1 > 0``.
+
+    Returns
+    -------
+    callable
+        ``schedule(t) -> float`` for integer ``t ≥ 0``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (the message lists the known ones) or a parameter out of range.
+
+    Notes
+    -----
+    scikit-learn's ``SGDRegressor(learning_rate="invscaling")`` uses
+    ``eta = eta0 / t ** power_t`` where ``t`` counts *samples* from 1, on the
+    loss ``(1/2)(prediction − y)²``, whose gradient is half of ours. With one
+    point per step its run equals ours with ``alpha = eta0 / 2`` and
+    ``power = power_t`` (and ``penalty=None``, since it adds an L2 penalty by
+    default); ``tests/lib/test_schedules.py`` checks this weight for weight.
+    With mini-batches the two counters differ: ours counts steps, not samples.
+    """
+    check_choice(name, SCHEDULES, "learning-rate schedule")
+    alpha = _check_positive(alpha, "alpha")
+    if isinstance(power, bool) or not isinstance(power, numbers.Real) or not np.isfinite(power) or power < 0:
+        raise ValueError(f"power must be a non-negative number; found {power!r}.")
+    t1 = _check_positive(t1, "t1")
+    if name == "constant":
+        return lambda t: alpha
+    if name == "invscaling":
+        return lambda t: alpha / (t + 1.0) ** power
+    return lambda t: alpha * t1 / (t + t1)
+
+
+def _schedule_from(alpha, schedule) -> Callable[[int], float]:
+    """Turn the ``alpha``/``schedule`` pair of :func:`minibatch_gradient_descent` into ``t -> α_t``."""
+    if schedule is None:
+        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not np.isfinite(alpha) or alpha <= 0:
+            raise ValueError(f"alpha must be a positive number; found {alpha!r}.")
+        step = float(alpha)
+        return lambda t: step
+    if isinstance(schedule, str):
+        return learning_schedule(schedule, alpha)
+    if callable(schedule):
+        if alpha is not None:
+            raise ValueError(
+                "with a callable schedule the step lengths come from schedule(t); pass alpha=None "
+                f"(found alpha={alpha!r}), so that no value is silently ignored."
+            )
+        return schedule
+    raise ValueError(
+        f"schedule must be None, one of {list(SCHEDULES)} or a callable t -> alpha_t; found {type(schedule).__name__}."
+    )
+
+
+def _step_length(schedule: Callable, t: int) -> float:
+    value = schedule(t)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
+        raise ValueError(f"the schedule must return a positive finite step length; schedule({t}) returned {value!r}.")
+    return float(value)
+
+
+@dataclass(repr=False)
+class MinibatchHistory(History):
+    """What :func:`minibatch_gradient_descent` did, per epoch *and* per step (chapter 2).
+
+    The inherited attributes hold one entry per epoch (``E`` epochs kept):
+
+    Attributes
+    ----------
+    weights : array of shape ``(E+1,) + w.shape``
+        ``weights[e]`` after ``e`` epochs; ``weights[0] = w0``.
+    costs : array of shape (E+1,)
+        The cost on *all* P points at ``weights[e]``.
+    gradient_norms : array of shape (E+1,)
+        Norm of the full gradient at ``weights[e]``.
+    alphas : array of shape (E,)
+        The step length of the first step of each epoch (all of them are in ``step_alphas``).
+    stop_reason : str
+        ``"max_its"`` (all epochs ran) or ``"diverged"``.
+    step_costs : array of shape (T,)
+        ``T = E · steps_per_epoch``. The cost *of the batch* at the weights
+        just before each step: what the optimizer sees, hence noisy.
+    step_alphas : array of shape (T,)
+        The step length used at each step.
+    step_weights : array of shape ``(T+1,) + w.shape`` or None
+        The weights before the first step and after every step (only with
+        ``record_steps=True``; ``step_weights[e * steps_per_epoch] == weights[e]``).
+    steps_per_epoch : int
+        ``ceil(P / batch_size)``.
+    """
+
+    step_costs: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    step_alphas: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    step_weights: np.ndarray | None = None
+    steps_per_epoch: int = 1
+
+    @property
+    def epochs(self) -> int:
+        """Number of epochs kept."""
+        return len(self.costs) - 1
+
+    def __repr__(self) -> str:
+        return (
+            f"MinibatchHistory(epochs={self.epochs}, steps={len(self.step_costs)}, first cost={self.costs[0]:.6g}, "
+            f"final cost={self.costs[-1]:.6g}, stop_reason={self.stop_reason!r})"
+        )
+
+
 def minibatch_gradient_descent(
     g,
     w0,
-    alpha: float,
+    alpha: float | str | None,
     epochs: int,
     batch_size: int,
     *,
     seed: int = 0,
-) -> History:
+    schedule: str | Callable[[int], float] | None = None,
+    shuffle: bool = True,
+    record_steps: bool = False,
+) -> MinibatchHistory:
     """Mini-batch gradient descent: many small steps per pass over the data (chapter 2).
 
     Each *epoch* shuffles the P points (with ``numpy.random.default_rng(seed)``,
     so a run is reproducible), cuts them into consecutive batches of
     ``batch_size`` points (the last one may be smaller) and takes one step
-    ``w ← w − α ∇g_batch(w)`` per batch, where ``g_batch`` is the same cost on
-    the batch's points only (:meth:`~mlrefined_lib.costs.Cost.rows`). With
-    ``batch_size = P`` this is plain gradient descent, one step per epoch.
+    ``w ← w − α_t ∇g_batch(w)`` per batch, where ``g_batch`` is the same cost on
+    the batch's points only (:meth:`~mlrefined_lib.costs.Cost.rows`) and
+    ``t = 0, 1, 2, …`` counts steps over the whole run (it does not restart at
+    each epoch). ``batch_size = 1`` is stochastic gradient descent;
+    ``batch_size = P`` is plain gradient descent, one step per epoch.
 
     Parameters
     ----------
@@ -222,57 +376,90 @@ def minibatch_gradient_descent(
         A cost object of :mod:`mlrefined_lib.costs` (it must offer ``rows``).
     w0 : array
         Starting weights (not modified), shape ``g.weight_shape``.
-    alpha : float
-        Fixed step length α > 0.
+    alpha : float, or None with a callable ``schedule``
+        The step length α > 0 (the first one, ``α_0``, with a named schedule).
     epochs : int
         Number of passes over the data.
     batch_size : int
-        Points per batch, 1 ≤ batch_size.
+        Points per batch, ``1 ≤ batch_size ≤ P``.
     seed : int
         Seed of the shuffles.
+    schedule : None, str or callable
+        How the step length changes with the step counter ``t``:
+        ``None`` (a fixed ``alpha``), a name of :data:`SCHEDULES` (built by
+        :func:`learning_schedule` from ``alpha`` with its default parameters),
+        or a callable ``t -> α_t`` such as ``lambda t: t0 / (t + t1)``
+        (then pass ``alpha=None``).
+    shuffle : bool
+        Shuffle the points at each epoch (default). With ``False`` every epoch
+        visits them in their stored order.
+    record_steps : bool
+        Also keep the weights after every step (``step_weights``); off by
+        default because it stores ``T + 1`` weight arrays.
 
     Returns
     -------
-    History
-        One entry per epoch: ``weights[e]`` and ``costs[e]`` (the cost on *all*
-        points) after ``e`` epochs, ``weights[0] = w0``; ``gradient_norms`` are
-        full-gradient norms there and ``alphas`` holds α once per epoch.
+    MinibatchHistory
+        A :class:`History` with one entry per epoch (``weights``, ``costs`` on
+        all points, ``gradient_norms``, ``alphas``) plus the per-step records
+        ``step_costs`` (batch costs), ``step_alphas`` and, with
+        ``record_steps``, ``step_weights``.
+
+    Raises
+    ------
+    ValueError
+        Before any work, for a cost without ``rows``, a bad ``alpha``,
+        ``epochs`` or ``schedule``, an unknown schedule name, or a
+        ``batch_size`` outside ``1 … P``.
 
     Warns
     -----
     DivergenceWarning
         When a step makes the weights or the cost non-finite; the run stops and
-        keeps the epochs before it.
+        keeps the epochs before it (and their steps).
     """
     if not (callable(getattr(g, "rows", None)) and callable(getattr(g, "gradient", None))):
         raise ValueError(
             "minibatch_gradient_descent needs a cost object of mlrefined_lib.costs (with .rows and .gradient); "
             f"found {type(g).__name__}."
         )
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not np.isfinite(alpha) or alpha <= 0:
-        raise ValueError(f"alpha must be a positive number; found {alpha!r}.")
+    step_rule = _schedule_from(alpha, schedule)
     if isinstance(epochs, bool) or not isinstance(epochs, numbers.Integral) or epochs < 0:
         raise ValueError(f"epochs must be a non-negative integer; found {epochs!r}.")
-    if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive integer; found {batch_size!r}.")
+    points = g.num_points
+    if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or not 1 <= batch_size <= points:
+        raise ValueError(
+            f"batch_size must be an integer from 1 to P = {points} (the number of points); found {batch_size!r}."
+        )
     w = _check_start(w0)
     g._check(w)
+    _step_length(step_rule, 0)  # a schedule that cannot give its first step fails before any work
     rng = np.random.default_rng(seed)
-    points = g.num_points
+    steps_per_epoch = -(-points // batch_size)
 
     cost = _finite_cost(g, w)
     if not np.isfinite(cost):
         raise ValueError(f"the cost is not finite at the starting weights w0 (g(w0) = {cost}).")
     weights, costs, norms, alphas = [w.copy()], [cost], [_norm(g.gradient(w))], []
+    step_costs, step_alphas = [], []
+    step_weights = [w.copy()] if record_steps else None
     stop_reason = "max_its"
+    t = 0
     for epoch in range(1, epochs + 1):
-        order = rng.permutation(points)
+        order = rng.permutation(points) if shuffle else np.arange(points)
         w_next = w.copy()
+        epoch_costs, epoch_alphas, epoch_weights = [], [], []
         with np.errstate(over="ignore", invalid="ignore"):
             for start in range(0, points, batch_size):
-                w_next -= alpha * g.rows(order[start : start + batch_size]).gradient(w_next)
+                step = _step_length(step_rule, t + len(epoch_alphas))
+                batch = g.rows(order[start : start + batch_size])
+                epoch_costs.append(_finite_cost(batch, w_next))
+                epoch_alphas.append(step)
+                w_next -= step * batch.gradient(w_next)
                 if not np.all(np.isfinite(w_next)):
                     break
+                if record_steps:
+                    epoch_weights.append(w_next.copy())
             cost_next = _finite_cost(g, w_next) if np.all(np.isfinite(w_next)) else np.inf
         if not np.isfinite(cost_next):
             warnings.warn(
@@ -285,11 +472,26 @@ def minibatch_gradient_descent(
             stop_reason = "diverged"
             break
         w = w_next
+        t += steps_per_epoch
         weights.append(w.copy())
         costs.append(cost_next)
         norms.append(_norm(g.gradient(w)))
-        alphas.append(float(alpha))
-    return History(np.array(weights), np.array(costs), np.array(norms), np.array(alphas), stop_reason)
+        alphas.append(epoch_alphas[0])
+        step_costs.extend(epoch_costs)
+        step_alphas.extend(epoch_alphas)
+        if record_steps:
+            step_weights.extend(epoch_weights)
+    return MinibatchHistory(
+        np.array(weights),
+        np.array(costs),
+        np.array(norms),
+        np.array(alphas),
+        stop_reason,
+        step_costs=np.array(step_costs, dtype=float),
+        step_alphas=np.array(step_alphas, dtype=float),
+        step_weights=np.array(step_weights) if record_steps else None,
+        steps_per_epoch=steps_per_epoch,
+    )
 
 
 def newtons_method(

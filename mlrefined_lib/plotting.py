@@ -24,6 +24,7 @@ __all__ = [
     "cost_grid",
     "contour_levels",
     "contour_with_path",
+    "add_path",
     "cost_histories",
     "feature_histograms",
 ]
@@ -75,7 +76,17 @@ def contour_levels(values: np.ndarray, num: int = 20, low: float | None = None, 
     return low + (high - low) * np.linspace(0.0, 1.0, num) ** 2
 
 
-def _draw_path(ax, weights: np.ndarray, label_prefix: str = "") -> None:
+def _draw_path(
+    ax,
+    weights: np.ndarray,
+    label_prefix: str = "",
+    *,
+    linestyle: str = "-",
+    points: bool = True,
+    start: bool = True,
+    end_marker: str = "X",
+    linewidth: float = 1.8,
+) -> None:
     weights = np.asarray(weights, dtype=float)
     if weights.ndim != 2 or weights.shape[1] != 2:
         raise ValueError(f"a path must have shape (K+1, 2); found {weights.shape}.")
@@ -83,10 +94,59 @@ def _draw_path(ax, weights: np.ndarray, label_prefix: str = "") -> None:
         raise ValueError("the path holds NaN or inf; plot only the finite part of a run.")
     shades = np.linspace(0.0, 1.0, max(len(weights) - 1, 1))
     segments = np.stack([weights[:-1], weights[1:]], axis=1)
-    ax.add_collection(LineCollection(segments, colors=PATH_COLORS(shades), linewidths=1.8, zorder=3))
-    ax.scatter(weights[1:-1, 0], weights[1:-1, 1], c=PATH_COLORS(shades[:-1]), s=14, zorder=4, edgecolors="k", linewidths=0.3)
-    ax.plot(*weights[0], "o", ms=9, mfc=PATH_COLORS(0.0), mec="k", zorder=5, label=f"{label_prefix}start")
-    ax.plot(*weights[-1], "X", ms=10, mfc=PATH_COLORS(1.0), mec="k", zorder=5, label=f"{label_prefix}end (step {len(weights) - 1})")
+    ax.add_collection(
+        LineCollection(segments, colors=PATH_COLORS(shades), linewidths=linewidth, linestyles=linestyle, zorder=3)
+    )
+    if points:
+        ax.scatter(weights[1:-1, 0], weights[1:-1, 1], c=PATH_COLORS(shades[:-1]), s=14, zorder=4, edgecolors="k", linewidths=0.3)
+    if start:
+        ax.plot(*weights[0], "o", ms=9, mfc=PATH_COLORS(0.0), mec="k", zorder=5, label=f"{label_prefix}start")
+    ax.plot(*weights[-1], end_marker, ms=10, mfc=PATH_COLORS(1.0), mec="k", zorder=5, label=f"{label_prefix}end (step {len(weights) - 1})")
+
+
+def add_path(
+    ax,
+    weights,
+    *,
+    label: str = "",
+    linestyle: str = "-",
+    points: bool = True,
+    start: bool = True,
+    end_marker: str = "X",
+    linewidth: float = 1.8,
+):
+    """Draw one more descent path on existing axes, for comparing runs on one contour plot (chapter 2).
+
+    The path runs green (first step) to red (last step), like every path in
+    the book; to tell several paths apart without colour give each its own
+    ``linestyle`` and ``end_marker``, and a ``label`` that prefixes its legend
+    entries ("SGD: end (step 1000)").
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    weights : History or array of shape (K+1, 2)
+        The weights visited (a History's ``weights``).
+    label : str
+        Name of the run, used in the legend.
+    linestyle : str
+        Matplotlib line style of the path ("-", "--", ":", "-.").
+    points : bool
+        Mark every intermediate weight with a dot (turn off for long runs).
+    start : bool
+        Mark the start with a circle (turn off when runs share their start).
+    end_marker : str
+        Matplotlib marker for the last weight.
+    linewidth : float
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    prefix = f"{label}: " if label else ""
+    _draw_path(ax, getattr(weights, "weights", weights), prefix, linestyle=linestyle, points=points, start=start,
+               end_marker=end_marker, linewidth=linewidth)
+    return ax
 
 
 def contour_with_path(
