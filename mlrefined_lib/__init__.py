@@ -6,6 +6,8 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.optimizers` — gradient descent (full and mini-batch) and Newton's method;
 * :mod:`~mlrefined_lib.normalizers` — standard, min-max and PCA-sphering;
 * :mod:`~mlrefined_lib.imputation` — filling gaps with training statistics;
+* :mod:`~mlrefined_lib.polynomials` — polynomial features;
+* :mod:`~mlrefined_lib.model_selection` — learning curves and early stopping;
 * :mod:`~mlrefined_lib.histograms` — one-hot, bag of words, edge histograms, spectrograms;
 * :mod:`~mlrefined_lib.selection` — feature selection by boosting;
 * :mod:`~mlrefined_lib.regularization` — ridge, lasso and elastic-net paths;
@@ -36,6 +38,8 @@ from .histograms import (
     spectrogram,
 )
 from .imputation import mean_imputer, missing_mask, missingness
+from .model_selection import EarlyStoppingResult, LearningCurve, early_stopping, learning_curve
+from .polynomials import num_polynomial_features, polynomial_features, polynomial_powers
 from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
 from .regularization import elastic_net_path, l1_path, ridge
 from .pipeline import (
@@ -108,4 +112,11 @@ __all__ = [
     "random_oversample",
     "smote",
     "Pipeline",
+    "polynomial_features",
+    "polynomial_powers",
+    "num_polynomial_features",
+    "learning_curve",
+    "LearningCurve",
+    "early_stopping",
+    "EarlyStoppingResult",
 ]
