@@ -33,8 +33,8 @@ from .histograms import (
     one_hot,
     spectrogram,
 )
-from .imputation import mean_imputer, missing_mask, missingness
-from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
+from .imputation import knn_imputer, mean_imputer, missing_mask, missingness
+from .normalizers import explained_variance, minmax_normalizer, pca, pca_sphere, standard_normalizer
 from .regularization import elastic_net_path, l1_path, ridge
 from .selection import BoostResult, boost
 from .optimizers import DivergenceWarning, History, gradient_descent, minibatch_gradient_descent, newtons_method
@@ -57,7 +57,10 @@ __all__ = [
     "standard_normalizer",
     "minmax_normalizer",
     "pca_sphere",
+    "pca",
+    "explained_variance",
     "mean_imputer",
+    "knn_imputer",
     "missing_mask",
     "missingness",
     "one_hot",
