@@ -37,10 +37,10 @@ from .histograms import (
     one_hot,
     spectrogram,
 )
-from .imputation import mean_imputer, missing_mask, missingness
+from .imputation import knn_imputer, mean_imputer, missing_mask, missingness
 from .model_selection import EarlyStoppingResult, LearningCurve, early_stopping, learning_curve
 from .polynomials import num_polynomial_features, polynomial_features, polynomial_powers
-from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
+from .normalizers import explained_variance, minmax_normalizer, pca, pca_sphere, standard_normalizer
 from .regularization import elastic_net_path, l1_path, ridge
 from .pipeline import (
     Pipeline,
@@ -88,7 +88,10 @@ __all__ = [
     "standard_normalizer",
     "minmax_normalizer",
     "pca_sphere",
+    "pca",
+    "explained_variance",
     "mean_imputer",
+    "knn_imputer",
     "missing_mask",
     "missingness",
     "one_hot",

@@ -1720,3 +1720,146 @@ def check_softmax_early_stopping(student: Callable) -> None:
             "training inputs with a column of ones in front, and after every epoch compute the mean validation "
             "cost.")
     print("Correct: your best weights and best epochs match a plain-NumPy reference on two fresh problems.")
+
+
+# ---------------------------------------------------------------- chapters 7 and 8: k-NN imputation, PCA compression
+
+__all__ += ["check_knn_fill", "check_components_for_variance"]
+
+
+def _knn_reference(donors: np.ndarray, x_new: np.ndarray, k: int, *, statistic=np.mean,
+                   zero_gaps: bool = False) -> np.ndarray:
+    """Fill the NaN of ``x_new`` from the ``k`` nearest complete ``donors`` (distance on observed coordinates)."""
+    filled = x_new.copy()
+    for row in range(len(x_new)):
+        gaps = np.isnan(x_new[row])
+        if not gaps.any():
+            continue
+        if zero_gaps:
+            distances = np.sum((np.where(gaps, 0.0, x_new[row]) - donors) ** 2, axis=1)
+        else:
+            distances = np.sum((x_new[row, ~gaps] - donors[:, ~gaps]) ** 2, axis=1)
+        nearest = np.argsort(distances, kind="stable")[:k]
+        filled[row, gaps] = statistic(donors[nearest][:, gaps], axis=0)
+    return filled
+
+
+def check_knn_fill(student: Callable) -> None:
+    """Check ``student(x_train, x_new, k) -> filled x_new`` (chapter 7).
+
+    ``x_train`` is complete; every NaN of ``x_new`` should become the mean of
+    its column over the ``k`` training rows nearest to that row, distances
+    measured on the coordinates the row has. The reference is
+    ``knn_imputer(x_train, k, scale=False)``, itself tested against
+    scikit-learn's ``KNNImputer``.
+    """
+    from .imputation import knn_imputer
+
+    rng = np.random.default_rng(77)
+    x_train = rng.normal(size=(40, 3)) * np.array([1.0, 2.0, 0.5])
+    x_new = rng.normal(size=(15, 3)) * np.array([1.0, 2.0, 0.5]) + np.array([1.5, -2.0, 0.5])
+    gaps = rng.random(x_new.shape) < 0.3
+    gaps[np.arange(15), rng.integers(0, 3, 15)] = False           # each row keeps at least one coordinate
+    gaps[0] = [True, False, False]                                 # and some rows surely have a gap
+    gaps[1] = [False, True, True]
+    x_new[gaps] = np.nan
+    saved_train, saved_new = x_train.copy(), x_new.copy()
+    k = 3
+    got = _call(student, "knn_fill", x_train, x_new, k)
+    if not (np.array_equal(x_train, saved_train) and np.array_equal(x_new, saved_new, equal_nan=True)):
+        raise CheckFailed("knn_fill changed the arrays it was given (it filled them in place). Work on a copy, "
+                          "e.g. filled = x_new.copy().")
+    got = _as_array(got, "knn_fill", x_new.shape)
+    expected = knn_imputer(x_train, k, scale=False)(x_new)
+    if np.allclose(got, expected, rtol=1e-9, atol=1e-12):
+        again = _as_array(_call(student, "knn_fill", x_train, x_new, 1), "knn_fill", x_new.shape)
+        if not np.allclose(again, knn_imputer(x_train, 1, scale=False)(x_new), rtol=1e-9, atol=1e-12):
+            raise CheckFailed("knn_fill is right for k = 3 but not for k = 1: use the k it is given, not a fixed "
+                              "number of neighbours.")
+        print("Correct: every gap gets the mean of its k nearest training rows, and the inputs are unchanged.")
+        return
+    if not np.allclose(got[~gaps], x_new[~gaps]):
+        raise CheckFailed("knn_fill changed entries of x_new that were observed: only the NaN entries should change.")
+    hints = [
+        (_knn_reference(x_train, x_new, k, statistic=np.median), "you take the median of the neighbours; take "
+         "their mean."),
+        (_knn_reference(x_train, x_new, k, zero_gaps=True), "your distances treat the missing coordinates as 0; "
+         "measure each distance only on the coordinates the row of x_new actually has."),
+        (_knn_reference(x_train, x_new, k + 1), "you average k + 1 neighbours; take exactly k."),
+        (_knn_reference(x_train, x_new, k - 1), "you average k − 1 neighbours (an off-by-one when slicing?); "
+         "take exactly k."),
+        (np.where(gaps, np.mean(x_train, axis=0), x_new), "you fill every gap with the training column mean: that "
+         "is mean imputation; average the k nearest training rows instead."),
+        (knn_imputer(np.vstack([x_train, x_new]), k, scale=False)(x_new),
+         "your neighbours come from the training and the new rows together: take them from x_train only (the "
+         "new rows are test data, so using them leaks)."),
+        (knn_imputer(x_new, k, scale=False)(x_new), "your neighbours come from the rows of x_new (the test rows): "
+         "take them from x_train only."),
+    ]
+    for reference, hint in hints:
+        if np.allclose(got, reference, rtol=1e-9, atol=1e-12):
+            raise CheckFailed(f"knn_fill is not right: {hint}")
+    raise CheckFailed("knn_fill is not right. For each row of x_new with a gap, compute its distance to every "
+                      "training row on the coordinates it has, pick the k smallest (np.argsort(distances)[:k]) and "
+                      "fill each gap with the mean of that column over those k training rows.")
+
+
+def check_components_for_variance(student: Callable) -> None:
+    """Check ``student(x, fraction) -> k``, the fewest principal components keeping ``fraction`` of the variance (chapter 8).
+
+    The reference is the cumulative sum of ``explained_variance(x)`` (itself
+    tested against scikit-learn's ``PCA.explained_variance_ratio_``).
+    """
+    from .normalizers import explained_variance
+
+    rng = np.random.default_rng(88)
+    spreads = np.array([6.0, 4.0, 3.0, 2.0, 1.5, 1.0, 0.5, 0.2])
+    rotation, _ = np.linalg.qr(rng.normal(size=(8, 8)))
+    x = (rng.normal(size=(300, 8)) * spreads) @ rotation.T + rng.normal(size=8) * 20
+    ratios = explained_variance(x)
+    centred = x - x.mean(axis=0)
+    eigenvalues = np.sort(np.linalg.eigvalsh(centred.T @ centred / len(x)))[::-1]
+    uncentred = np.sort(np.linalg.eigvalsh(x.T @ x / len(x)))[::-1]
+
+    def first_reaching(cumulative, fraction):
+        reached = np.flatnonzero(cumulative >= fraction - 1e-12)
+        return int(reached[0]) + 1 if reached.size else len(cumulative) + 1
+
+    fractions = (0.5, 0.8, 0.95, 0.99)
+    answers = []
+    for fraction in fractions:
+        saved = x.copy()
+        got = _call(student, "components_for_variance", x, fraction)
+        if not np.array_equal(x, saved):
+            raise CheckFailed("components_for_variance changed the array it was given; work on a copy.")
+        try:
+            answers.append(float(np.asarray(got).item()))
+        except (TypeError, ValueError):
+            raise CheckFailed("components_for_variance should return one whole number k; found "
+                              f"{type(got).__name__}.") from None
+    expected = [first_reaching(np.cumsum(ratios), f) for f in fractions]
+    if answers == expected:
+        print("Correct: your k is the fewest components that keep each asked-for fraction of the variance "
+              f"(fractions {', '.join(map(str, fractions))}: k = {', '.join(map(str, expected))}).")
+        return
+    where = (f"for the fractions {', '.join(map(str, fractions))} you returned "
+             f"{', '.join(f'{a:g}' for a in answers)}, but the right numbers of components are "
+             f"{', '.join(map(str, expected))}")
+    hints = [
+        ([first_reaching(np.cumsum(eigenvalues), f) for f in fractions],
+         "your variance ratios are not normalized: divide the eigenvalues by their sum so that they add up to 1."),
+        ([e - 1 for e in expected], "each is one too few: count components from 1 (np.argmax(...) gives a 0-based "
+         "index; add 1)."),
+        ([first_reaching(np.cumsum(ratios[::-1]), f) for f in fractions],
+         "you add the smallest eigenvalues first (np.linalg.eigh sorts them in ascending order): sort them from "
+         "the largest."),
+        ([first_reaching(np.cumsum(uncentred / uncentred.sum()), f) for f in fractions],
+         "your eigenvalues come from x without centring it: subtract the column means first (the mean is not "
+         "variance)."),
+    ]
+    for wrong, hint in hints:
+        if answers == wrong:
+            raise CheckFailed(f"components_for_variance is not right: {where}; {hint}")
+    raise CheckFailed(f"components_for_variance is not right: {where}. Compute the eigenvalues of the covariance "
+                      "of the centred x, sort them from the largest, divide by their sum, and return the first k "
+                      "at which the cumulative sum reaches the fraction.")

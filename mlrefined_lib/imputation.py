@@ -7,7 +7,10 @@ Two ideas live here:
   feature *before* filling anything in;
 * :func:`mean_imputer` *fits* on the training split and returns a function
   that fills the gaps of any later data with the same training statistics
-  (the column mean, median or most frequent value).
+  (the column mean, median or most frequent value);
+* :func:`knn_imputer` fills each gap with the average of that column over the
+  k nearest *training* rows, distances taken over the coordinates observed in
+  both rows.
 
 What counts as missing
 ----------------------
@@ -30,7 +33,7 @@ import numpy as np
 
 from ._validation import check_choice
 
-__all__ = ["missing_mask", "missingness", "mean_imputer", "STRATEGIES"]
+__all__ = ["missing_mask", "missingness", "mean_imputer", "knn_imputer", "STRATEGIES"]
 
 STRATEGIES = ("mean", "median", "most_frequent")
 
@@ -243,4 +246,125 @@ def mean_imputer(x_train, strategy: str = "mean", names: Sequence | None = None)
 
     impute.statistics = statistics.copy()
     impute.strategy = strategy
+    return impute
+
+
+def _nan_euclidean(queries: np.ndarray, donors: np.ndarray) -> np.ndarray:
+    """NaN-aware Euclidean distances, shape (Q, P): ``sqrt(N / n_common · Σ_common (a − b)²)``.
+
+    The sum runs over the coordinates observed in both rows (``n_common`` of
+    the ``N``); a pair with no coordinate in common gets NaN. This is
+    scikit-learn's ``nan_euclidean`` distance.
+    """
+    num_features = queries.shape[1]
+    donor_observed = ~np.isnan(donors)
+    donor_values = np.where(donor_observed, donors, 0.0)
+    distances = np.empty((queries.shape[0], donors.shape[0]))
+    for start in range(0, queries.shape[0], 256):            # chunks keep the (Q, P, N) block small
+        block = queries[start:start + 256]
+        observed = ~np.isnan(block)
+        both = observed[:, None, :] & donor_observed[None, :, :]
+        difference = np.where(both, np.where(observed, block, 0.0)[:, None, :] - donor_values[None, :, :], 0.0)
+        common = both.sum(axis=2)
+        squared = (difference**2).sum(axis=2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            distances[start:start + 256] = np.where(common > 0, np.sqrt(squared * num_features / common), np.nan)
+    return distances
+
+
+def knn_imputer(x_train, k: int = 5, *, scale: bool = True) -> Callable[[np.ndarray], np.ndarray]:
+    """Fit k-nearest-neighbour imputation on the training rows (chapter 7).
+
+    A gap in column n of a row is filled with the mean of column n over the
+    ``k`` training rows nearest to that row among the training rows whose
+    column n is observed (uniform weights). Distances are NaN-aware Euclidean
+    distances: over the coordinates observed in both rows, rescaled by
+    ``N / (number of such coordinates)`` (scikit-learn's ``nan_euclidean``).
+    Ties go to the training row that comes first.
+
+    Parameters
+    ----------
+    x_train : array of shape (P, N)
+        The training split, numeric, NaN marking the gaps. Only these rows are
+        ever used as neighbours, and only their statistics set the scales.
+    k : int
+        Number of neighbours, ``1 <= k <= P``. If fewer than ``k`` training
+        rows can serve (column n observed and at least one coordinate in
+        common), the average is over those that can.
+    scale : bool
+        If True (the default), each coordinate is divided by its training
+        standard deviation (NaN ignored) *before* distances are computed, so
+        that a feature in thousands does not decide alone who the neighbours
+        are. The filled values are in the original units either way.
+        scikit-learn's ``KNNImputer`` does not scale: ``scale=False`` matches it
+        (``metric="nan_euclidean"``, ``weights="uniform"``).
+
+    Returns
+    -------
+    impute : callable
+        ``impute(x)`` returns a filled copy of any ``(Q, N)`` array ``x``. A row
+        with no coordinate in common with any usable training row is filled
+        with the training column mean (as scikit-learn does). ``impute.k`` and
+        ``impute.scales`` (shape ``(N,)``, ones when ``scale=False``) record
+        the fit.
+
+    Raises
+    ------
+    ValueError
+        If ``x_train`` is not a 2-D numeric array, holds infinite values or a
+        column with no observed entry (named), if ``k`` is not an integer in
+        ``1 … P``, and, at transform time, for a different number of columns.
+    """
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise ValueError(f"k must be a whole number of neighbours; found {k!r} of type {type(k).__name__}.")
+    train = _as_table(x_train, "x_train")
+    if train.dtype == object:
+        raise ValueError("knn_imputer needs numeric columns (distances are computed on them); x_train holds "
+                         "non-numeric values. Encode categories first (chapter 5) or use mean_imputer(x, "
+                         "'most_frequent').")
+    if not 1 <= k <= train.shape[0]:
+        raise ValueError(f"k must be between 1 and the number of training rows ({train.shape[0]}); found k = {k}.")
+    mask = np.isnan(train)
+    empty = np.flatnonzero(mask.all(axis=0))
+    if empty.size:
+        raise ValueError(f"knn_imputer: column(s) {empty.tolist()} of x_train have no observed value, so no "
+                         "neighbour can fill them. Drop the column(s) first.")
+    train = train.copy()
+    column_means = np.nanmean(train, axis=0)
+    if scale:
+        scales = np.nanstd(train, axis=0)
+        scales[scales == 0] = 1.0                              # a constant column: any scale will do
+    else:
+        scales = np.ones(train.shape[1])
+    scaled_train = train / scales
+    num_columns = train.shape[1]
+
+    def impute(x):
+        arr = _as_table(x, "x")
+        if arr.dtype == object:
+            raise ValueError("this imputer was fitted on numeric data but x holds non-numeric values.")
+        if arr.shape[1] != num_columns:
+            raise ValueError(f"knn_imputer was fitted on {num_columns} feature(s) but got x of shape {arr.shape}.")
+        filled = arr.copy()
+        gaps = np.isnan(arr)
+        rows_with_gaps = np.flatnonzero(gaps.any(axis=1))
+        if rows_with_gaps.size == 0:
+            return filled
+        distances = _nan_euclidean(arr[rows_with_gaps] / scales, scaled_train)
+        for column in np.flatnonzero(gaps[rows_with_gaps].any(axis=0)):
+            receivers = np.flatnonzero(gaps[rows_with_gaps, column])
+            donors = np.flatnonzero(~mask[:, column])
+            for receiver in receivers:
+                candidate = distances[receiver, donors]
+                usable = np.flatnonzero(~np.isnan(candidate))
+                row = rows_with_gaps[receiver]
+                if usable.size == 0:
+                    filled[row, column] = column_means[column]
+                    continue
+                nearest = usable[np.argsort(candidate[usable], kind="stable")[:k]]
+                filled[row, column] = train[donors[nearest], column].mean()
+        return filled
+
+    impute.k = k
+    impute.scales = scales.copy()
     return impute

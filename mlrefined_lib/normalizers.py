@@ -199,3 +199,111 @@ def pca_sphere(x, *, relative_floor: float = 1e-10, zca: bool = False) -> tuple[
 
     transform.mean, transform.eigenvalues, transform.eigenvectors = mean.copy(), eigenvalues.copy(), eigenvectors.copy()
     return transform, inverse
+
+
+# ---------------------------------------------------------------- chapter 8: PCA as compression
+
+__all__ += ["explained_variance", "pca"]
+
+
+def _principal_axes(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, covariance eigenvalues (largest first, rounding negatives set to 0) and eigenvectors."""
+    mean = x.mean(axis=0)
+    centred = x - mean
+    eigenvalues, eigenvectors = np.linalg.eigh(centred.T @ centred / x.shape[0])
+    order = np.argsort(eigenvalues)[::-1]
+    return mean, np.clip(eigenvalues[order], 0.0, None), eigenvectors[:, order]
+
+
+def explained_variance(x) -> np.ndarray:
+    """Fraction of the total variance of ``x`` along each principal component (chapter 8).
+
+    With the covariance ``(1/P) (x − μ)ᵀ(x − μ) = V D Vᵀ`` and its eigenvalues
+    ``d_1 ≥ d_2 ≥ … ≥ d_N ≥ 0``, the ratio of component n is
+    ``d_n / (d_1 + … + d_N)``. The ratios are non-negative, sorted from the
+    largest, and sum to 1; ``np.cumsum`` of them is the fraction kept by the
+    first k components. (Dividing by P − 1 instead of P changes every d_n by
+    the same factor, so the ratios do not depend on that choice.)
+
+    Parameters
+    ----------
+    x : array of shape (P, N)
+        Finite numbers; at least one feature must vary.
+
+    Returns
+    -------
+    ratios : array of shape (N,)
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not 2-D, holds NaN/inf, or has no variance at all.
+    """
+    x = as_inputs(x)
+    _, eigenvalues, _ = _principal_axes(x)
+    total = eigenvalues.sum()
+    if not total > 0:
+        raise ValueError(f"explained_variance: x (shape {x.shape}) has no variance at all: every column is "
+                         "constant, so there is nothing to explain.")
+    return eigenvalues / total
+
+
+def pca(x, k: int) -> tuple[Transform, Transform]:
+    """Fit principal component analysis with ``k`` components (chapter 8).
+
+    ``transform(x_new)`` returns the coordinates of the centred points along
+    the ``k`` leading eigenvectors of the training covariance,
+    ``(x_new − μ) V_k`` (shape ``(Q, k)``, not rescaled: their variances are
+    the eigenvalues). ``inverse(z)`` maps coordinates back to the feature
+    space, ``z V_kᵀ + μ``, so ``inverse(transform(x))`` is the best
+    reconstruction of ``x`` from ``k`` numbers per point (least squares,
+    Eckart–Young), and its mean squared error per point is the sum of the
+    discarded eigenvalues.
+
+    Parameters
+    ----------
+    x : array of shape (P, N)
+        The training split.
+    k : int
+        Number of components kept, ``1 <= k <= N``.
+
+    Returns
+    -------
+    transform, inverse : callables
+        ``transform.mean`` (N,), ``transform.components`` (N, k: the
+        eigenvectors in columns), ``transform.eigenvalues`` (k,) and
+        ``transform.explained_variance_ratio`` (k,) record the fit. Each
+        component's sign is fixed so that its largest-magnitude entry is
+        positive (eigenvectors are defined only up to sign).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not 2-D or holds NaN/inf, or ``k`` is not a whole number
+        in ``1 … N``, and at transform time for the wrong number of columns.
+    """
+    x = as_inputs(x)
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise ValueError(f"k must be a whole number of components; found {k!r} of type {type(k).__name__}.")
+    if not 1 <= k <= x.shape[1]:
+        raise ValueError(f"k must be between 1 and the number of features ({x.shape[1]}); found k = {k}.")
+    mean, eigenvalues, eigenvectors = _principal_axes(x)
+    total = eigenvalues.sum()
+    components = eigenvectors[:, :k].copy()
+    largest = np.argmax(np.abs(components), axis=0)
+    components *= np.sign(components[largest, np.arange(k)])
+    check = _checked(x.shape[1], "pca")
+
+    def transform(x_new):
+        return (check(x_new) - mean) @ components
+
+    def inverse(z):
+        z = as_inputs(z, "z")
+        if z.shape[1] != k:
+            raise ValueError(f"pca's inverse expects {k} column(s) (one per component); got z of shape {z.shape}.")
+        return z @ components.T + mean
+
+    transform.mean, transform.components = mean.copy(), components.copy()
+    transform.eigenvalues = eigenvalues[:k].copy()
+    transform.explained_variance_ratio = eigenvalues[:k] / total if total > 0 else np.zeros(k)
+    return transform, inverse
