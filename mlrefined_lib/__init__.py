@@ -32,6 +32,7 @@ from .histograms import (
     local_edge_histograms,
     one_hot,
     spectrogram,
+    tfidf,
 )
 from .imputation import mean_imputer, missing_mask, missingness
 from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
@@ -67,6 +68,7 @@ __all__ = [
     "edge_maps",
     "local_edge_histograms",
     "spectrogram",
+    "tfidf",
     "boost",
     "BoostResult",
     "l1_path",
