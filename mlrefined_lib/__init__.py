@@ -36,6 +36,7 @@ from .histograms import (
     local_edge_histograms,
     one_hot,
     spectrogram,
+    tfidf,
 )
 from .imputation import knn_imputer, mean_imputer, missing_mask, missingness
 from .model_selection import EarlyStoppingResult, LearningCurve, early_stopping, learning_curve
@@ -101,6 +102,7 @@ __all__ = [
     "edge_maps",
     "local_edge_histograms",
     "spectrogram",
+    "tfidf",
     "boost",
     "BoostResult",
     "l1_path",

@@ -1863,3 +1863,100 @@ def check_components_for_variance(student: Callable) -> None:
     raise CheckFailed(f"components_for_variance is not right: {where}. Compute the eigenvalues of the covariance "
                       "of the centred x, sort them from the largest, divide by their sum, and return the first k "
                       "at which the cumulative sum reaches the fraction.")
+
+
+# ---------------------------------------------------------------- chapter 5, text: TF-IDF
+
+__all__ += ["check_tfidf_by_hand"]
+
+
+def _tfidf_reference(train_counts, test_counts, *, idf_from="train", smooth=True, outer_one=True, log=np.log,
+                     document_frequency=True, normalize=True):
+    """TF-IDF rows of both splits, with switches that reproduce typical mistakes (for the check's hints)."""
+    def idf_of(source):
+        documents = source.shape[0]
+        frequency = np.count_nonzero(source, axis=0) if document_frequency else source.sum(axis=0)
+        frequency = frequency.astype(float)
+        ratio = (1.0 + documents) / (1.0 + frequency) if smooth else documents / frequency
+        return log(ratio) + (1.0 if outer_one else 0.0)
+
+    if idf_from == "each":                                       # each split weighted by its own idf
+        weights = [idf_of(train_counts), idf_of(test_counts)]
+    else:
+        source = train_counts if idf_from == "train" else np.vstack([train_counts, test_counts])
+        weights = [idf_of(source)] * 2
+    rows = []
+    for counts, idf in zip((train_counts, test_counts), weights):
+        weighted = counts * idf
+        if normalize:
+            lengths = np.sqrt((weighted**2).sum(axis=1, keepdims=True))
+            weighted = np.divide(weighted, lengths, out=np.zeros_like(weighted), where=lengths > 0)
+        rows.append(weighted)
+    return rows
+
+
+def check_tfidf_by_hand(student: Callable) -> None:
+    """Check ``student(train_counts, test_counts) -> (train_features, test_features)``: TF-IDF by hand (chapter 5).
+
+    Both splits should be weighted by the *training* split's smoothed inverse
+    document frequency ``ln((1 + P) / (1 + df_v)) + 1`` (``P`` training
+    documents, ``df_v`` of them containing word ``v``) and scaled to unit rows;
+    a row of zeros stays zero. The reference is computed here from the
+    formula; the library's ``tfidf`` and scikit-learn's ``TfidfTransformer``
+    (``smooth_idf=True, norm="l2", sublinear_tf=False``) give the same numbers.
+    """
+    rng = np.random.default_rng(2055)
+    train_counts = rng.poisson(rng.uniform(0.05, 1.5, size=7), size=(12, 7)).astype(float)
+    train_counts[:, 0] += 1.0                                   # a word in every training document
+    train_counts[:, 6] = 0.0
+    train_counts[3, 6] = 2.0                                    # a rare word: one training document, twice
+    test_counts = rng.poisson(rng.uniform(0.05, 1.5, size=7), size=(5, 7)).astype(float)
+    test_counts[2] = 0.0                                        # a document with no word of the vocabulary
+    test_counts[:, 5] = 3.0                                     # common in the test split, rarer in training
+    train_counts[:, 5] = 0.0
+    train_counts[[1, 8], 5] = 1.0
+    for column in np.flatnonzero(np.count_nonzero(train_counts, axis=0) == 0):
+        train_counts[column % len(train_counts), column] = 1.0  # every word in some training document
+    saved = (train_counts.copy(), test_counts.copy())
+    expected_train, expected_test = _tfidf_reference(train_counts, test_counts)
+    result = _call(student, "tfidf_by_hand", train_counts, test_counts)
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise CheckFailed("tfidf_by_hand should return a pair (train_features, test_features); found "
+                          f"{type(result).__name__}.")
+    if not (np.array_equal(train_counts, saved[0]) and np.array_equal(test_counts, saved[1])):
+        raise CheckFailed("tfidf_by_hand changed an array it was given; work on new arrays.")
+    got_train = _as_array(result[0], "tfidf_by_hand's train_features", train_counts.shape)
+    got_test = _as_array(result[1], "tfidf_by_hand's test_features", test_counts.shape)
+    if np.allclose(got_train, expected_train, atol=1e-9) and np.allclose(got_test, expected_test, atol=1e-9):
+        print("Correct: both splits are weighted by the training split's smoothed idf and scaled to unit length.")
+        return
+    hints = [
+        (dict(idf_from="each"), "the idf of the test split seems to come from the test counts; learn it from the "
+                                "training counts only, like the vocabulary, and apply it to both splits."),
+        (dict(idf_from="both"), "the idf seems to be computed from the training and test counts together; the "
+                                "held-out documents must take no part in it: use the training counts only."),
+        (dict(smooth=False), "the idf is not smoothed: use ln((1 + P) / (1 + df)) + 1, with one added to the "
+                             "number of documents and to every document frequency."),
+        (dict(outer_one=False), "the +1 after the logarithm is missing: idf = ln((1 + P) / (1 + df)) + 1, so a "
+                                "word in every document keeps weight 1 instead of 0."),
+        (dict(log=np.log10), "the logarithm is in base 10; use the natural logarithm, np.log."),
+        (dict(log=np.log2), "the logarithm is in base 2; use the natural logarithm, np.log."),
+        (dict(document_frequency=False), "df should count the training documents that contain the word (np.count_"
+                                         "nonzero(train_counts, axis=0)), not how often it occurs in total."),
+        (dict(normalize=False), "the rows are weighted but not scaled: divide each row by its Euclidean length "
+                                "(leave rows of zeros at zero)."),
+    ]
+    for keywords, hint in hints:
+        with np.errstate(all="ignore"):
+            wrong_train, wrong_test = _tfidf_reference(saved[0], saved[1], **keywords)
+            same = np.allclose(got_train, wrong_train, atol=1e-9) and np.allclose(got_test, wrong_test, atol=1e-9)
+        if same:
+            raise CheckFailed(f"tfidf_by_hand is not right: {hint}")
+    for name, got, expected in [("train", got_train, expected_train), ("test", got_test, expected_test)]:
+        if not np.allclose(got, expected, atol=1e-9):
+            row = int(np.argmax(np.abs(got - expected).max(axis=1)))
+            raise CheckFailed(
+                f"row {row} of the {name} features is {np.round(got[row], 4).tolist()}, but it should be "
+                f"{np.round(expected[row], 4).tolist()}. Compute idf = ln((1 + P) / (1 + df)) + 1 from the training "
+                "counts, multiply every count by its word's idf, and scale each row to unit length."
+            )

@@ -25,6 +25,7 @@ __all__ = [
     "stem",
     "tokenize",
     "bag_of_words",
+    "tfidf",
     "character_features",
     "edge_histogram",
     "local_edge_histograms",
@@ -232,6 +233,7 @@ def bag_of_words(
     stop_words: Iterable[str] | None = STOP_WORDS,
     stem: bool = True,
     counts: bool = False,
+    ngram_range: tuple[int, int] = (1, 1),
 ) -> tuple[np.ndarray, list[str]]:
     """Bag-of-words histograms of a list of documents (taught in chapter 5).
 
@@ -258,6 +260,12 @@ def bag_of_words(
         Passed to :func:`tokenize`.
     counts : bool
         If True, return the raw counts (no normalization).
+    ngram_range : pair of ints (lo, hi), default (1, 1)
+        Count every run of ``n`` neighbouring tokens for ``lo <= n <= hi``,
+        joined by a space: ``(1, 2)`` counts the words and the *bigrams*
+        ("not good"). The n-grams are formed after stop-word removal and
+        stemming, as scikit-learn's ``CountVectorizer(ngram_range=...)`` forms
+        them after its own preprocessing. The default counts single words.
 
     Returns
     -------
@@ -272,8 +280,10 @@ def bag_of_words(
     ------
     ValueError
         If ``documents`` is a single string or empty, a document is not a
-        string (the message names its index), or ``vocabulary`` repeats a word.
+        string (the message names its index), ``vocabulary`` repeats a word,
+        or ``ngram_range`` is not a pair of positive integers ``lo <= hi``.
     """
+    lo, hi = _check_ngram_range(ngram_range)
     if isinstance(documents, str):
         raise ValueError(
             "documents must be a sequence of strings, one per document; found a single string. "
@@ -287,7 +297,7 @@ def bag_of_words(
             raise ValueError(
                 f"every document must be a string; documents[{p}] is a {type(document).__name__} ({document!r})."
             )
-    tokens = [tokenize(document, stop_words=stop_words, stem=stem) for document in documents]
+    tokens = [_ngrams(tokenize(document, stop_words=stop_words, stem=stem), lo, hi) for document in documents]
     if vocabulary is None:
         vocabulary = sorted({token for document_tokens in tokens for token in document_tokens})
     else:
@@ -315,6 +325,120 @@ def bag_of_words(
         nonzero = lengths > 0
         features[nonzero] /= lengths[nonzero, None]
     return features, vocabulary
+
+
+def _check_ngram_range(ngram_range) -> tuple[int, int]:
+    ok = (
+        isinstance(ngram_range, (tuple, list))
+        and len(ngram_range) == 2
+        and all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in ngram_range)
+        and 1 <= ngram_range[0] <= ngram_range[1]
+    )
+    if not ok:
+        raise ValueError(
+            "ngram_range must be a pair of integers (lo, hi) with 1 <= lo <= hi, e.g. (1, 1) for words or (1, 2) "
+            f"for words and bigrams; found {ngram_range!r}."
+        )
+    return int(ngram_range[0]), int(ngram_range[1])
+
+
+def _ngrams(tokens: list[str], lo: int, hi: int) -> list[str]:
+    """All runs of lo..hi neighbouring tokens, joined by a space (n = 1 gives the tokens themselves)."""
+    grams = []
+    for n in range(lo, hi + 1):
+        grams.extend(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+    return grams
+
+
+def tfidf(counts, idf=None, *, smooth_idf: bool = True, sublinear_tf: bool = False, normalize: bool = True):
+    """TF-IDF weighting of bag-of-words counts (taught in chapter 5, text).
+
+    A word that occurs in almost every document says little about any one of
+    them. TF-IDF multiplies each count (the *term frequency*, tf) by the word's
+    *inverse document frequency*
+
+    ``idf_v = ln((1 + P) / (1 + df_v)) + 1``  (``smooth_idf=True``), or
+    ``idf_v = ln(P / df_v) + 1``  (``smooth_idf=False``),
+
+    where ``df_v`` is the number of the ``P`` documents that contain word
+    ``v``, and then scales each row to unit length. These are the formulas of
+    scikit-learn's ``TfidfTransformer`` / ``TfidfVectorizer`` with
+    ``norm="l2"`` and the same ``smooth_idf`` and ``sublinear_tf``.
+
+    The idf is *learned*: compute it on the training counts (``idf=None``) and
+    pass the returned ``idf`` when weighting held-out counts, so that they
+    take no part in it.
+
+    Parameters
+    ----------
+    counts : array of shape (P, V)
+        Non-negative counts, e.g. ``bag_of_words(..., counts=True)[0]``.
+    idf : array of shape (V,), optional
+        The weights returned by an earlier call (on the training counts). By
+        default they are computed from ``counts``.
+    smooth_idf : bool, default True
+        Add one to ``P`` and to every ``df_v``, as if one extra document held
+        every word once; this keeps the weight of a word seen in no training
+        document finite.
+    sublinear_tf : bool, default False
+        Replace each non-zero count ``c`` by ``1 + ln c`` before weighting.
+    normalize : bool, default True
+        Scale each row to unit Euclidean length (rows of zeros stay zero).
+
+    Returns
+    -------
+    features : array of shape (P, V)
+        The weighted (and, by default, unit-length) rows; a new array.
+    idf : array of shape (V,)
+        The idf weights used.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not a 2-D array of finite, non-negative numbers, if
+        ``idf`` does not have one positive finite entry per column, or if
+        ``smooth_idf=False`` and a column is zero in every document (its idf
+        would be infinite).
+    """
+    values = np.asarray(counts)
+    if values.dtype == object or not (np.issubdtype(values.dtype, np.number) or values.dtype == bool):
+        raise ValueError(f"tfidf expects an array of counts; found dtype {values.dtype}.")
+    values = values.astype(float)
+    if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] == 0:
+        raise ValueError(f"tfidf expects counts of shape (P, V) with P, V >= 1; found shape {values.shape}.")
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise ValueError("tfidf expects finite, non-negative counts; found a negative, NaN or infinite entry.")
+    if idf is None:
+        documents = values.shape[0]
+        frequency = np.count_nonzero(values, axis=0).astype(float)
+        if smooth_idf:
+            weights = np.log((1.0 + documents) / (1.0 + frequency)) + 1.0
+        else:
+            unseen = np.flatnonzero(frequency == 0)
+            if unseen.size:
+                raise ValueError(
+                    f"with smooth_idf=False every column must occur in some document; column(s) "
+                    f"{unseen[:5].tolist()} never do, so their idf would be infinite. Drop them or use smooth_idf=True."
+                )
+            weights = np.log(documents / frequency) + 1.0
+    else:
+        weights = np.asarray(idf, dtype=float)
+        if weights.shape != (values.shape[1],) or not np.all(np.isfinite(weights)) or np.any(weights <= 0):
+            raise ValueError(
+                f"idf must hold one positive finite weight per column, shape ({values.shape[1]},); "
+                f"found shape {weights.shape}. Pass the idf returned by tfidf on the training counts."
+            )
+        weights = weights.copy()
+    tf = values.copy()
+    if sublinear_tf:
+        positive = tf > 0
+        tf[positive] = 1.0 + np.log(tf[positive])
+    features = tf * weights
+    if normalize:
+        lengths = np.sqrt((features**2).sum(axis=1))
+        nonzero = lengths > 0
+        features[nonzero] /= lengths[nonzero, None]
+    return features, weights
 
 
 def _capital_runs(text: str) -> tuple[int, int]:
