@@ -35,6 +35,7 @@ from .histograms import (
 )
 from .imputation import mean_imputer, missing_mask, missingness
 from .normalizers import minmax_normalizer, pca_sphere, standard_normalizer
+from .normalizers import box_cox, log_transform, robust_normalizer
 from .regularization import elastic_net_path, l1_path, ridge
 from .selection import BoostResult, boost
 from .optimizers import DivergenceWarning, History, gradient_descent, minibatch_gradient_descent, newtons_method
@@ -56,6 +57,9 @@ __all__ = [
     "DivergenceWarning",
     "standard_normalizer",
     "minmax_normalizer",
+    "robust_normalizer",
+    "box_cox",
+    "log_transform",
     "pca_sphere",
     "mean_imputer",
     "missing_mask",
