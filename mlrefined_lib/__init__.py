@@ -42,6 +42,7 @@ from .imputation import knn_imputer, mean_imputer, missing_mask, missingness
 from .model_selection import EarlyStoppingResult, LearningCurve, early_stopping, learning_curve
 from .polynomials import num_polynomial_features, polynomial_features, polynomial_powers
 from .normalizers import explained_variance, minmax_normalizer, pca, pca_sphere, standard_normalizer
+from .normalizers import box_cox, log_transform, robust_normalizer
 from .regularization import elastic_net_path, l1_path, ridge
 from .pipeline import (
     Pipeline,
@@ -88,6 +89,9 @@ __all__ = [
     "DivergenceWarning",
     "standard_normalizer",
     "minmax_normalizer",
+    "robust_normalizer",
+    "box_cox",
+    "log_transform",
     "pca_sphere",
     "pca",
     "explained_variance",

@@ -1960,3 +1960,66 @@ def check_tfidf_by_hand(student: Callable) -> None:
                 f"{np.round(expected[row], 4).tolist()}. Compute idf = ln((1 + P) / (1 + df)) + 1 from the training "
                 "counts, multiply every count by its word's idf, and scale each row to unit length."
             )
+
+
+# ------------------------------------------------------- chapter 6: robust scaling
+
+__all__ += ["check_robust_scale"]
+
+
+def _robust_reference(x_train: np.ndarray, x_new: np.ndarray, centre: str = "median", spread: str = "iqr",
+                      statistics_from: np.ndarray | None = None) -> np.ndarray:
+    source = x_train if statistics_from is None else statistics_from
+    centres = {"median": np.median(source, axis=0), "mean": source.mean(axis=0), "min": source.min(axis=0)}
+    spreads = {
+        "iqr": np.subtract(*np.percentile(source, [75, 25], axis=0)),
+        "std": source.std(axis=0),
+        "range": source.max(axis=0) - source.min(axis=0),
+        "half_iqr": np.subtract(*np.percentile(source, [75, 25], axis=0)) / 2,
+    }
+    return (x_new - centres[centre]) / spreads[spread]
+
+
+def check_robust_scale(student: Callable) -> None:
+    """Check ``student(x_train, x_new) -> array (Q, N)``: robust scaling (chapter 6).
+
+    Each column of ``x_new`` should have the training median subtracted and be
+    divided by the training interquartile range (75th minus 25th percentile,
+    ``np.percentile``'s default interpolation). The data are fresh heavy-tailed
+    features with outliers; the reference is plain NumPy, and common slips
+    (mean or standard deviation instead of median or IQR, the new data's own
+    statistics, the full range) get their own message.
+    """
+    rng = np.random.default_rng(63)
+    x_train = rng.standard_t(df=2, size=(81, 3)) * np.array([2.0, 30.0, 0.5]) + np.array([10.0, -200.0, 3.0])
+    x_train[:2] *= 40.0  # two rows of outliers
+    x_new = rng.standard_t(df=2, size=(17, 3)) * np.array([2.0, 30.0, 0.5]) + np.array([11.0, -190.0, 3.5])
+    saved = (x_train.copy(), x_new.copy())
+    got = _as_array(_call(student, "your robust scaling", x_train, x_new), "your robust scaling", x_new.shape)
+    if not (np.array_equal(x_train, saved[0]) and np.array_equal(x_new, saved[1])):
+        raise CheckFailed("your function changed an array it was given; work on copies (x - centre makes one).")
+    expected = _robust_reference(x_train, x_new)
+    if np.allclose(got, expected, rtol=1e-8, atol=1e-10):
+        print("Correct: your robust scaling matches the median/IQR reference on fresh data with outliers.")
+        return
+    hints = [
+        (dict(statistics_from=x_new), "you took the median and IQR of x_new; use the training split's statistics "
+                                      "for every later point (chapter 6's rule)."),
+        (dict(centre="mean", spread="std"), "that is standardization (mean and standard deviation): use the median "
+                                            "and the interquartile range instead."),
+        (dict(centre="mean"), "the spread is right but the centre is the mean; subtract the median."),
+        (dict(spread="std"), "the centre is right but you divided by the standard deviation; divide by the "
+                             "interquartile range, np.percentile(x, 75, axis=0) - np.percentile(x, 25, axis=0)."),
+        (dict(centre="min", spread="range"), "that is min-max scaling: use the median and the interquartile range."),
+        (dict(spread="range"), "you divided by the full range (max - min); divide by the interquartile range."),
+        (dict(spread="half_iqr"), "you divided by half the interquartile range; divide by the whole of it."),
+    ]
+    for keywords, hint in hints:
+        if np.allclose(got, _robust_reference(x_train, x_new, **keywords), rtol=1e-8, atol=1e-10):
+            raise CheckFailed(f"your robust scaling is not right: {hint}")
+    worst = np.unravel_index(int(np.argmax(np.abs(got - expected))), got.shape)
+    raise CheckFailed(
+        f"your robust scaling is not right: entry {tuple(int(i) for i in worst)} is {got[worst]:.6g} but should be "
+        f"{expected[worst]:.6g}. Compute each column's median and IQR on x_train (axis=0), then "
+        "(x_new - median) / IQR."
+    )

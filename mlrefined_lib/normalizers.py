@@ -128,6 +128,241 @@ def minmax_normalizer(x, feature_range: tuple[float, float] = (0.0, 1.0)) -> tup
     return transform, inverse
 
 
+def robust_normalizer(x, quantile_range: tuple[float, float] = (25.0, 75.0)) -> tuple[Transform, Transform]:
+    """Fit robust scaling ``x ← (x − median)/IQR`` per feature (chapter 6).
+
+    The centre is each column's median and the scale its interquartile range
+    (the 75th minus the 25th percentile, linear interpolation between order
+    statistics, as ``np.percentile`` computes it). Both hardly move when a few
+    values are extreme, so, unlike the mean, the standard deviation and the
+    range, an outlier cannot squeeze the ordinary values into a tiny interval.
+    Same result as scikit-learn's ``RobustScaler()``; other percentiles via
+    ``quantile_range``.
+
+    Parameters
+    ----------
+    x : array of shape (P, N)
+        The data to take the statistics from (the training split).
+    quantile_range : (low, high) with 0 <= low < high <= 100
+        Percentiles whose difference is the scale; (25, 75) is the IQR.
+
+    Returns
+    -------
+    transform : callable
+        ``transform(x_new)`` returns ``(x_new − median)/IQR`` for any ``(Q, N)``
+        array; ``transform.center`` and ``transform.scale`` hold the statistics.
+    inverse : callable
+        ``inverse(z)`` returns ``z · IQR + median``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not 2-D or holds NaN/inf, if ``quantile_range`` is not
+        increasing within [0, 100], or if a column's interquartile range is 0
+        (a constant column, or one where more than half of the values are
+        equal); the message names the column(s).
+    """
+    x = as_inputs(x)
+    try:
+        low_q, high_q = (float(v) for v in quantile_range)
+    except (TypeError, ValueError):
+        raise ValueError(f"quantile_range must be a pair (low, high) of percentiles; found {quantile_range!r}.") from None
+    if not 0.0 <= low_q < high_q <= 100.0:
+        raise ValueError(f"quantile_range must satisfy 0 <= low < high <= 100; found {quantile_range!r}.")
+    center = np.median(x, axis=0)
+    low, high = np.percentile(x, [low_q, high_q], axis=0)
+    scale = high - low
+    flat = _constant_columns(scale, np.abs(center))
+    if flat.size:
+        listed = ", ".join(f"{c} (median {center[c]:.6g})" for c in flat[:5])
+        raise ValueError(
+            f"robust_normalizer: feature column(s) {listed} have a spread of 0 between the "
+            f"{low_q:g}th and {high_q:g}th percentiles (the column is constant, or more than half of its "
+            "values are equal), so scaling by it would divide by zero. Remove a constant column; for a "
+            "mostly-constant one use standard_normalizer or a wider quantile_range."
+        )
+    check = _checked(x.shape[1], "robust_normalizer")
+
+    def transform(x_new):
+        return (check(x_new) - center) / scale
+
+    def inverse(z):
+        return check(z) * scale + center
+
+    transform.center, transform.scale = center.copy(), scale.copy()
+    return transform, inverse
+
+
+def _check_positive(arr: np.ndarray, who: str, what: str) -> None:
+    bad = arr <= 0
+    if bad.any():
+        column = int(np.flatnonzero(bad.any(axis=0))[0])
+        row = int(np.flatnonzero(bad[:, column])[0])
+        raise ValueError(
+            f"{who} needs {what} > 0; column {column} holds {int(bad[:, column].sum())} value(s) that are not, "
+            f"first {arr[row, column]:.6g} at row {row}. For counts with zeros use offset=1 (log(1 + x)); "
+            "for features that can be negative use standardization or robust scaling instead."
+        )
+
+
+def _box_cox(values: np.ndarray, lambdas: np.ndarray) -> np.ndarray:
+    """Box-Cox of positive ``values`` (P, N) with one λ per column, column by column."""
+    out = np.empty_like(values)
+    for n, lam in enumerate(lambdas):
+        logs = np.log(values[:, n])
+        out[:, n] = logs if lam == 0 else np.expm1(lam * logs) / lam
+    return out
+
+
+def _box_cox_inverse(z: np.ndarray, lambdas: np.ndarray) -> np.ndarray:
+    out = np.empty_like(z)
+    for n, lam in enumerate(lambdas):
+        if lam == 0:
+            out[:, n] = np.exp(z[:, n])
+            continue
+        base = lam * z[:, n]
+        if np.any(base <= -1.0):
+            raise ValueError(
+                f"box_cox's inverse: column {n} holds a value z with lambda·z <= -1 (lambda = {lam:.6g}), "
+                "which no positive x maps to."
+            )
+        out[:, n] = np.exp(np.log1p(base) / lam)
+    return out
+
+
+def _box_cox_log_variance(logs: np.ndarray, lam: float) -> float:
+    """log of the population variance of Box-Cox(x, λ), computed without overflow."""
+    if abs(lam) <= 1.0:  # |λ log x| <= |log x| < 710: no overflow
+        return float(np.log((np.expm1(lam * logs) / lam).var() if lam != 0 else logs.var()))
+    scaled = lam * logs
+    top = scaled.max()
+    return float(2 * top + np.log(np.exp(scaled - top).var()) - 2 * np.log(abs(lam)))
+
+
+def _box_cox_log_likelihood(lam: float, logs: np.ndarray) -> float:
+    return (lam - 1.0) * logs.sum() - logs.size / 2.0 * _box_cox_log_variance(logs, lam)
+
+
+def _fit_box_cox_lambda(column: np.ndarray) -> float:
+    from scipy.optimize import minimize_scalar
+
+    logs = np.log(column)
+    result = minimize_scalar(lambda lam: -_box_cox_log_likelihood(lam, logs), bracket=(-2.0, 2.0), method="brent")
+    return float(result.x)
+
+
+def box_cox(x, lam=None) -> tuple[Transform, Transform]:
+    """Fit the Box-Cox power transform of each positive feature (chapter 6).
+
+    ``x ← (x^λ − 1)/λ`` for λ ≠ 0 and ``x ← log x`` for λ = 0, one λ per
+    column. It pulls in the long right tail of a skewed positive feature
+    (λ < 1) so that later scaling is not dominated by a few huge values. With
+    ``lam=None`` each column's λ is fitted by maximum likelihood (the λ that
+    makes the transformed column look most like a normal sample), as
+    ``scipy.stats.boxcox`` and scikit-learn's
+    ``PowerTransformer(method="box-cox", standardize=False)`` do.
+
+    Parameters
+    ----------
+    x : array of shape (P, N), every entry > 0
+        The data to fit λ on (the training split).
+    lam : None, float or array of shape (N,)
+        Fixed λ (one for all columns, or one per column); None fits them.
+
+    Returns
+    -------
+    transform : callable
+        ``transform(x_new)`` applies the fitted λ to any positive ``(Q, N)``
+        array; ``transform.lambdas`` holds them.
+    inverse : callable
+        ``inverse(z)`` maps back to the original units.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` (or a later ``x_new``) holds a value <= 0 (the message names
+        the column and the row), NaN/inf, a constant column when fitting λ, or
+        ``lam`` has the wrong shape.
+    """
+    x = as_inputs(x)
+    _check_positive(x, "box_cox", "every value")
+    if lam is None:
+        spread = x.std(axis=0)
+        constant = _constant_columns(spread, np.abs(x.mean(axis=0)))
+        if constant.size:
+            _raise_constant(constant, x.mean(axis=0), "box_cox")
+        lambdas = np.array([_fit_box_cox_lambda(x[:, n]) for n in range(x.shape[1])])
+    else:
+        lambdas = np.asarray(lam, dtype=float)
+        if lambdas.ndim == 0:
+            lambdas = np.full(x.shape[1], float(lambdas))
+        if lambdas.shape != (x.shape[1],) or not np.all(np.isfinite(lambdas)):
+            raise ValueError(f"lam must be None, one finite number or {x.shape[1]} finite numbers (one per column); "
+                             f"found {lam!r}.")
+    check = _checked(x.shape[1], "box_cox")
+
+    def transform(x_new):
+        arr = check(x_new)
+        _check_positive(arr, "box_cox's transform", "every value")
+        return _box_cox(arr, lambdas)
+
+    def inverse(z):
+        return _box_cox_inverse(check(z), lambdas)
+
+    transform.lambdas = lambdas.copy()
+    return transform, inverse
+
+
+def log_transform(x, offset: float = 0.0) -> tuple[Transform, Transform]:
+    """The logarithm ``x ← log(x + offset)`` of each feature (chapter 6).
+
+    The simplest fix for a positive feature with a long right tail (areas,
+    prices, incomes, counts): equal ratios become equal steps, so a value ten
+    times the median is as far from it as one a tenth of it. It is Box-Cox
+    with λ = 0. ``offset=1`` gives ``log(1 + x)``, the usual choice for counts
+    that can be 0. Nothing is fitted; ``x`` is only checked, so that a bad
+    feature is caught at the same point as with the other scalers.
+
+    Parameters
+    ----------
+    x : array of shape (P, N) with every ``x + offset > 0``
+    offset : float
+        Added before taking the logarithm.
+
+    Returns
+    -------
+    transform, inverse : callables
+        ``transform(x_new) = log(x_new + offset)``, ``inverse(z) = exp(z) − offset``.
+
+    Raises
+    ------
+    ValueError
+        If some ``x + offset <= 0`` (the message names the column and row), or
+        ``x`` holds NaN/inf.
+    """
+    x = as_inputs(x)
+    offset = float(offset)
+    if not np.isfinite(offset):
+        raise ValueError(f"offset must be a finite number; found {offset!r}.")
+    what = "every value + offset" if offset else "every value"
+    _check_positive(x + offset, "log_transform", what)
+    check = _checked(x.shape[1], "log_transform")
+
+    def transform(x_new):
+        arr = check(x_new) + offset
+        _check_positive(arr, "log_transform's transform", what)
+        return np.log(arr)
+
+    def inverse(z):
+        return np.exp(check(z)) - offset
+
+    transform.offset = offset
+    return transform, inverse
+
+
+__all__ += ["robust_normalizer", "box_cox", "log_transform"]
+
+
 def pca_sphere(x, *, relative_floor: float = 1e-10, zca: bool = False) -> tuple[Transform, Transform]:
     """Fit PCA-sphering (whitening) ``x ← D^(-1/2) Vᵀ (x − μ)`` per point (chapter 8).
 
