@@ -8,14 +8,25 @@ and reported). On each:
   contents as a dialog with a link to every chapter, and Escape closes it (the
   "On this page" button likewise, where the page has one); on the desktop, the
   menu button collapses the sidebar and a second click brings it back;
+* every slider is usable: on the phone its track spans at least 75% of the
+  text's width and a tap in its middle moves it to a middle frame; on both, its
+  handle is named after its label and announces the readout (not the frame
+  index), and the frame shown has alt text;
+* axe-core (installed by `make assets` with npm; never fetched from the
+  network) finds no critical or serious accessibility violation;
 * the page logs no console error and no request fails.
 """
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+MIN_TRACK_SHARE = 0.75  # of the text's width, on the phone
 
 DEVICES = {
     "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2),
@@ -30,6 +41,26 @@ VISIBLE_TOGGLES_JS = """(kind) => [...document.querySelectorAll("." + kind)]
 DIALOG_JS = """(id) => { const d = document.getElementById(id);
   return d ? {open: d.open, links: [...d.querySelectorAll("a[href]")].map((a) => a.getAttribute("href")),
               width: d.getBoundingClientRect().width} : null; }"""
+VIEWS_RENDERED_JS = """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
+  .every((s) => { const sub = s.previousElementSibling;
+                  return sub && sub.classList.contains("widget-subarea") && sub.firstElementChild !== null; })"""
+SLIDERS_JS = """() => {
+  const article = document.querySelector("article.bd-article");
+  const style = getComputedStyle(article);
+  const text = article.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return [...document.querySelectorAll(".widget-slider")].map((row) => {
+    const track = row.querySelector(".noUi-base"), handle = row.querySelector(".noUi-handle");
+    const box = row.closest(".widget-vbox");
+    const img = box && [...box.querySelectorAll("img.widget-image")].find((i) => i.offsetParent !== null);
+    const t = track.getBoundingClientRect(), h = handle.getBoundingClientRect();
+    return {text, track: {x: t.x, y: t.y, width: t.width, height: t.height}, handle: [h.width, h.height],
+            label: row.querySelector(".widget-label").textContent.trim(),
+            readout: row.querySelector(".widget-readout").textContent.trim(),
+            name: handle.getAttribute("aria-label"), spoken: handle.getAttribute("aria-valuetext"),
+            index: Number(handle.getAttribute("aria-valuenow")), max: Number(handle.getAttribute("aria-valuemax")),
+            alt: img ? img.getAttribute("alt") : null, src: img ? img.src.slice(-60) : null};
+  });
+}"""
 SIDEBAR_JS = """() => { const s = document.getElementById("pst-primary-sidebar");
   return {hidden: getComputedStyle(s).visibility === "hidden", width: s.getBoundingClientRect().width,
           articleLeft: document.querySelector(".bd-main").getBoundingClientRect().left}; }"""
@@ -112,7 +143,55 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
                 f"desktop: collapsing the sidebar did not widen the text: {before} -> {collapsed}"
             button.click()
             page.wait_for_function("() => getComputedStyle(document.getElementById('pst-primary-sidebar')).visibility === 'visible'")
+        if book.widget_views(path):
+            page.wait_for_function(VIEWS_RENDERED_JS)
+            page.wait_for_timeout(300)  # names and alt texts follow the widgets' rendering
+            check_sliders(page, device)
+        run_axe(page, device)
         page.wait_for_timeout(200)  # late errors
         assert not opened.problems, f"{device}, {path}:\n  " + "\n  ".join(opened.problems)
     finally:
         opened.close()
+
+
+def check_sliders(page, device):
+    for number, slider in enumerate(page.evaluate(SLIDERS_JS), start=1):
+        where = f"{device}, slider {number} ({slider['label']!r})"
+        assert slider["name"] == slider["label"], f"{where}: the handle is named {slider['name']!r}"
+        assert slider["spoken"] and slider["readout"] in slider["spoken"], \
+            f"{where}: announces {slider['spoken']!r}, not the readout {slider['readout']!r}"
+        assert slider["alt"], f"{where}: the frame shown has no alt text"
+        if device != "phone":
+            continue
+        share = slider["track"]["width"] / slider["text"]
+        assert share >= MIN_TRACK_SHARE, (f"{where}: the track is {slider['track']['width']:.0f} px, "
+                                         f"{share:.0%} of the text's {slider['text']:.0f} px")
+        assert min(slider["handle"]) >= 20, f"{where}: the handle is only {slider['handle']} px"
+        handle = page.locator(".widget-slider .noUi-handle").nth(number - 1)
+        handle.focus()
+        handle.press("Home")  # away from the middle, so that the tap lands on the track, not on the handle
+        slider = page.evaluate(SLIDERS_JS)[number - 1]
+        # Playwright scrolls the track into view and taps once the layout is stable.
+        track = page.locator(".widget-slider .noUi-base").nth(number - 1)
+        track.tap(position={"x": slider["track"]["width"] / 2, "y": slider["track"]["height"] / 2})
+        page.wait_for_timeout(300)
+        moved = page.evaluate(SLIDERS_JS)[number - 1]
+        middle = slider["max"] / 2
+        assert abs(moved["index"] - middle) <= 1, \
+            f"{where}: a tap in the middle of the track moved it to frame {moved['index']} of 0..{slider['max']:.0f}"
+        assert moved["src"] != slider["src"] or slider["index"] == moved["index"], f"{where}: the picture did not change"
+        assert moved["readout"] in moved["spoken"] and moved["alt"] and moved["readout"] in moved["alt"], \
+            f"{where}: after the tap the handle says {moved['spoken']!r} and the frame's alt text {moved['alt']!r}"
+
+
+def run_axe(page, device):
+    if not AXE.is_file():
+        message = f"{AXE} is missing: run `make assets` (npm ci installs axe-core)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(f"!!! ACCESSIBILITY CHECK NOT RUN: {message} !!!")
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate("""async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+        .filter((v) => v.impact === "critical" || v.impact === "serious")
+        .map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.help}; e.g. ${v.nodes[0].target.join(" ")}`)""")
+    assert not violations, f"{device}: axe-core finds:\n  " + "\n  ".join(violations)
