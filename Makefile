@@ -87,10 +87,16 @@ test-student: $(STAMP) assets
 	$(MAKE) student
 	$(BIN)/pytest tests/student -q -p no:cacheprovider
 
-# Binder installs only requirements.txt: check that this runs every chapter.
+# Binder installs only requirements.txt, on the Python that runtime.txt names
+# (python-3.11): check that this runs every chapter, on that same Python.
+RUNTIME_PYTHON := $(shell sed -n 's/^python-\([0-9][0-9.]*\)[[:space:]]*$$/\1/p' runtime.txt 2>/dev/null)
+BINDER_PYTHON ?= python$(RUNTIME_PYTHON)
 test-binder:
+	@test -n "$(RUNTIME_PYTHON)" || { echo "runtime.txt must hold one line like python-3.11" >&2; exit 1; }
+	@$(BINDER_PYTHON) -c 'import sys; found = "%d.%d" % sys.version_info[:2]; sys.exit(0 if found == "$(RUNTIME_PYTHON)" else "test-binder: runtime.txt asks for Python $(RUNTIME_PYTHON) but $(BINDER_PYTHON) is Python " + found)' \
+	    || { echo "test-binder: needs Python $(RUNTIME_PYTHON) (runtime.txt) as $(BINDER_PYTHON); set BINDER_PYTHON=/path/to/python$(RUNTIME_PYTHON)" >&2; exit 1; }
 	rm -rf .venv-binder
-	$(PYTHON) -m venv .venv-binder
+	$(BINDER_PYTHON) -m venv .venv-binder
 	.venv-binder/bin/python -m pip install --quiet -r requirements.txt
 	.venv-binder/bin/python tools/run_notebooks.py --jobs $(JOBS) $(NOTEBOOKS)
 
