@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,12 @@ def test_wheel_installs_with_its_data(tmp_path):
     install_or_skip([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "--disable-pip-version-check", "-w", str(wheels), str(source)])
     (wheel,) = wheels.glob("mlrefined_lib-*.whl")
     assert wheel.stat().st_size < 1_500_000, f"the wheel is {wheel.stat().st_size} bytes"
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        metadata = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert "Provides-Extra: book" in metadata
+    assert re.search(r'^Requires-Dist: scikit-learn\S* ?; extra == "book"$', metadata, re.M), metadata
+    assert "mlrefined_lib/data/one_input_regression.csv" in names
 
     # 2. a fresh venv outside the repository: the wheel and the pinned core packages only
     venv = tmp_path / "venv"
