@@ -1,7 +1,7 @@
 # Feature Engineering, Refined: build, test and serve the book.
 #
 #   make book      build the HTML book into _build/html (executes notebooks, cached)
-#   make test      run every test layer (library, nbval, strict build, HTML, browser, student, Binder)
+#   make test      run every test layer (library, nbval, strict build, HTML, browser, student, wheel, Binder)
 #   make lab       open the chapters in JupyterLab
 #   make student   student edition (solutions stripped) in _build/student/
 #   make bench     benchmarks -> benchmarks/RESULTS.md
@@ -18,7 +18,7 @@ JB_FLAGS ?= --keep-going
 # Set by tools/vendor_assets.py --cdn when npm is missing.
 BOOK_CONFIG = $$(test -f _build/_config.cdn.yml && echo --config _build/_config.cdn.yml)
 
-.PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-binder \
+.PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-standalone test-binder \
         lab student bench clean chromium
 
 help:
@@ -66,6 +66,7 @@ test: $(STAMP) assets
 	$(MAKE) strict-book
 	$(MAKE) test-student
 	$(MAKE) test-html
+	$(MAKE) test-standalone
 	$(MAKE) test-binder
 	@echo "make test: every layer passed."
 
@@ -87,10 +88,20 @@ test-student: $(STAMP) assets
 	$(MAKE) student
 	$(BIN)/pytest tests/student -q -p no:cacheprovider
 
-# Binder installs only requirements.txt: check that this runs every chapter.
+# The wheel, installed in a fresh venv outside the clone, finds its data (Colab, plain pip).
+test-standalone: $(STAMP)
+	$(BIN)/pytest tests/standalone -q -p no:cacheprovider -rs
+
+# Binder installs only requirements.txt, on the Python that runtime.txt names
+# (python-3.11): check that this runs every chapter, on that same Python.
+RUNTIME_PYTHON := $(shell sed -n 's/^python-\([0-9][0-9.]*\)[[:space:]]*$$/\1/p' runtime.txt 2>/dev/null)
+BINDER_PYTHON ?= python$(RUNTIME_PYTHON)
 test-binder:
+	@test -n "$(RUNTIME_PYTHON)" || { echo "runtime.txt must hold one line like python-3.11" >&2; exit 1; }
+	@$(BINDER_PYTHON) -c 'import sys; found = "%d.%d" % sys.version_info[:2]; sys.exit(0 if found == "$(RUNTIME_PYTHON)" else "test-binder: runtime.txt asks for Python $(RUNTIME_PYTHON) but $(BINDER_PYTHON) is Python " + found)' \
+	    || { echo "test-binder: needs Python $(RUNTIME_PYTHON) (runtime.txt) as $(BINDER_PYTHON); set BINDER_PYTHON=/path/to/python$(RUNTIME_PYTHON)" >&2; exit 1; }
 	rm -rf .venv-binder
-	$(PYTHON) -m venv .venv-binder
+	$(BINDER_PYTHON) -m venv .venv-binder
 	.venv-binder/bin/python -m pip install --quiet -r requirements.txt
 	.venv-binder/bin/python tools/run_notebooks.py --jobs $(JOBS) $(NOTEBOOKS)
 

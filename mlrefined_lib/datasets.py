@@ -9,6 +9,7 @@ every file with its source and licence.
 from __future__ import annotations
 
 import importlib.util
+import wave
 from pathlib import Path
 from typing import NamedTuple
 
@@ -27,14 +28,29 @@ __all__ = [
 
 
 def data_dir() -> Path:
-    """The repository's ``datasets/`` folder (the package is installed editable, ``pip install -e .``)."""
-    folder = Path(__file__).resolve().parent.parent / "datasets"
-    if not folder.is_dir():
-        raise FileNotFoundError(
-            f"the book's datasets folder was not found at {folder}. Install the library from a "
-            "clone of the book with `pip install -e .` so that it can find datasets/."
-        )
-    return folder
+    """The folder that holds the book's data files.
+
+    Two places are tried, in order: ``mlrefined_lib/data`` inside the
+    installed package (a wheel, or ``pip install "mlrefined-lib @ git+..."``,
+    ships ``datasets/`` there), then the ``datasets/`` folder of the clone
+    that holds the package (``pip install -e .``).
+
+    Raises
+    ------
+    FileNotFoundError
+        If neither folder exists; the message names both.
+    """
+    package = Path(__file__).resolve().parent
+    candidates = (package / "data", package.parent / "datasets")
+    for folder in candidates:
+        if (folder / "one_input_regression.csv").is_file():
+            return folder
+    raise FileNotFoundError(
+        "the book's data files were not found; looked in "
+        + " and ".join(str(folder) for folder in candidates)
+        + ". Install the library from a wheel or from git (the data ship inside it), "
+        "or with `pip install -e .` in a clone of the book."
+    )
 
 
 def load_csv(name: str, target: str = "y") -> tuple[np.ndarray, np.ndarray]:
@@ -165,6 +181,20 @@ class SpokenWord(NamedTuple):
     signal: np.ndarray
 
 
+def _read_wav_int16(path: Path) -> tuple[int, np.ndarray]:
+    """Rate and samples of a mono 16-bit PCM WAV file (standard library only)."""
+    with wave.open(str(path), "rb") as handle:
+        channels, width = handle.getnchannels(), handle.getsampwidth()
+        if channels != 1 or width != 2 or handle.getcomptype() != "NONE":
+            raise ValueError(
+                f"{path.name} should be mono 16-bit PCM; found {channels} channel(s) of {8 * width} bits "
+                f"({handle.getcomptype()})."
+            )
+        rate = handle.getframerate()
+        samples = np.frombuffer(handle.readframes(handle.getnframes()), dtype="<i2")
+    return int(rate), samples
+
+
 def load_spoken_words(words=None) -> list[SpokenWord]:
     """Short recordings of single spoken words, as float signals (chapter 5).
 
@@ -194,8 +224,6 @@ def load_spoken_words(words=None) -> list[SpokenWord]:
     ValueError
         If a requested word has no recording.
     """
-    from scipy.io import wavfile
-
     folder = data_dir() / "spoken_words"
     paths = sorted(folder.glob("*__*.wav"))
     if not paths:
@@ -203,9 +231,7 @@ def load_spoken_words(words=None) -> list[SpokenWord]:
     records = []
     for path in paths:
         word, speaker = path.stem.split("__", 1)
-        rate, samples = wavfile.read(path)
-        if samples.dtype != np.int16 or samples.ndim != 1:
-            raise ValueError(f"{path.name} should be mono 16-bit; found dtype {samples.dtype}, shape {samples.shape}.")
+        rate, samples = _read_wav_int16(path)
         records.append(SpokenWord(word, speaker, int(rate), samples.astype(np.float64) / 32768.0))
     if words is not None:
         wanted = [words] if isinstance(words, str) else list(words)

@@ -7,6 +7,12 @@ all of its frames up front. :func:`frames_slider` turns a function
 the browser (``jslink``) to the ``selected_index`` of a ``Stack`` of ``Image``
 frames. Moving the slider switches frames without any Python, so the same
 widget works in Jupyter and in the embedded widget state of the built page.
+
+In a live notebook, running a cell again closes the sliders that the cell's
+previous run built (their frames, stack, links and layouts too), so re-runs
+do not pile up widgets in the kernel and the browser. The bookkeeping lives
+on the IPython shell (cells are told apart by the cell id the front end
+sends); outside IPython, or without cell ids, nothing is tracked.
 """
 
 from __future__ import annotations
@@ -57,11 +63,80 @@ class FrameSlider(widgets.VBox):
         self.slider, self.stack, self.images, self.values, self.play = slider, stack, images, list(values), play
         self._links = list(links)  # keep the links alive with the widget
 
+    def close(self) -> None:
+        """Close this slider and every widget it owns: links, frames, stack, slider, play button, layouts."""
+        owned = [*getattr(self, "_links", []), *getattr(self, "images", [])]
+        owned += [getattr(self, name, None) for name in ("stack", "slider", "play")]
+        owned += [child for child in self.children if child not in owned]
+        for widget in owned:
+            _close_with_layout(widget)
+        super().close()
+        _close_with_layout(self, include_self=False)
+
     def __repr__(self) -> str:
         return (
             f"FrameSlider(description={self.slider.description!r}, frames={len(self.images)}, "
             f"first={self.slider.options[0]!r}, last={self.slider.options[-1]!r})"
         )
+
+
+def _close_with_layout(widget, *, include_self: bool = True) -> None:
+    """Close a widget and the Layout and Style models that it alone uses."""
+    if widget is None:
+        return
+    for name in ("layout", "style"):
+        part = getattr(widget, name, None) if widget.has_trait(name) else None
+        if isinstance(part, widgets.Widget):
+            part.close()
+    if include_self:
+        widget.close()
+
+
+class _CellSliders:
+    """Which sliders each notebook cell built; kept on the IPython shell.
+
+    ``pre_run_cell`` closes the sliders of the cell about to run again;
+    ``post_run_cell`` files the sliders built during a run under that cell's id.
+    """
+
+    def __init__(self):
+        self.by_cell: dict[str, list[FrameSlider]] = {}
+        self.running: list[FrameSlider] = []
+
+    def pre_run_cell(self, info) -> None:
+        self.running = []
+        cell_id = getattr(info, "cell_id", None)
+        if cell_id is None:
+            return
+        for old in self.by_cell.pop(cell_id, []):
+            old.close()
+
+    def post_run_cell(self, result) -> None:
+        cell_id = getattr(getattr(result, "info", None), "cell_id", None)
+        if cell_id is not None and self.running:
+            self.by_cell.setdefault(cell_id, []).extend(self.running)
+        self.running = []
+
+
+_SHELL_ATTRIBUTE = "_mlrefined_cell_sliders"
+
+
+def _remember_in_cell(frame_slider: FrameSlider) -> None:
+    """Note that the running cell built ``frame_slider`` (no effect outside IPython)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipywidgets depends on IPython
+        return
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "events"):
+        return
+    registry = getattr(shell, _SHELL_ATTRIBUTE, None)
+    if registry is None:
+        registry = _CellSliders()
+        shell.events.register("pre_run_cell", registry.pre_run_cell)
+        shell.events.register("post_run_cell", registry.post_run_cell)
+        setattr(shell, _SHELL_ATTRIBUTE, registry)
+    registry.running.append(frame_slider)
 
 
 def frames_slider(
@@ -134,4 +209,6 @@ def frames_slider(
     if play:
         player = widgets.Play(value=initial, min=0, max=len(values) - 1, step=1, interval=interval_ms, description="play")
         links.append(widgets.jslink((player, "value"), (slider, "index")))
-    return FrameSlider(slider, stack, images, values, play=player, links=links)
+    result = FrameSlider(slider, stack, images, values, play=player, links=links)
+    _remember_in_cell(result)
+    return result
