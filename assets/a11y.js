@@ -95,6 +95,20 @@
     });
   }
 
+  // A code cell or output wider than the page scrolls sideways; keyboard
+  // users reach its hidden part only if it can take the focus.
+  function focusScrollables() {
+    document.querySelectorAll("article pre, article .cell_output, article .output, article .table-wrapper")
+      .forEach(function (el) {
+        var style = window.getComputedStyle(el);
+        var scrolls = (/(auto|scroll)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1) ||
+          (/(auto|scroll)/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1);
+        if (scrolls && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+        else if (!scrolls && el.getAttribute("tabindex") === "0" && el.hasAttribute("data-a11y-focus")) el.removeAttribute("tabindex");
+        if (scrolls) el.setAttribute("data-a11y-focus", "");
+      });
+  }
+
   var pending = false;
   function update() {
     pending = false;
@@ -115,6 +129,9 @@
 
   function start() {
     update();
+    focusScrollables();
+    window.addEventListener("resize", focusScrollables);
+    window.addEventListener("load", focusScrollables);
     // Widgets render after the page loads, and readouts change as the reader
     // drags: follow both.
     new MutationObserver(function (records) {

@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_book  # noqa: E402
 import bench_library  # noqa: E402
 import bench_notebooks  # noqa: E402
+import bench_pages  # noqa: E402
 from _common import ROOT, write_json  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
@@ -139,7 +140,7 @@ def report(info: dict, parts: list[dict], skipped_book: bool, skipped_notebooks:
         lines.append("")
         lines += [f"- *Missed — {r['measure']}:* {r['why']}" for _, r in missed]
     lines.append("")
-    for part, module in zip(parts, (bench_library, bench_notebooks, bench_book)):
+    for part, module in zip(parts, (bench_library, bench_notebooks, bench_book, bench_pages)):
         lines.append(module.to_markdown(part))
     return "\n".join(lines).rstrip() + "\n"
 
@@ -173,6 +174,9 @@ def main(argv=None) -> int:
     else:
         print("Book build benchmark (clean build, cached rebuild, page sizes) ...", file=sys.stderr, flush=True)
         parts.append(bench_book.run(worktree=args.worktree, keep=args.keep_clone, direct=args.direct, timeout=args.timeout))
+
+    print("Page benchmark (site size, bytes per page, first paint at 10 Mbit/s) ...", file=sys.stderr, flush=True)
+    parts.append(bench_pages.run())
 
     if hasattr(os, "getloadavg"):
         info["load"] = f"{load_start:.2f} at start, {os.getloadavg()[0]:.2f} at end (this run itself adds about 1)"

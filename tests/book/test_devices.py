@@ -113,6 +113,11 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
     opened = Opened(browser, book_server, path, device)
     page = opened.page
     try:
+        widgets = bool(book.widget_views(path))
+        if widgets:
+            page.wait_for_function(VIEWS_RENDERED_JS)
+            page.wait_for_timeout(300)  # names and alt texts follow the widgets' rendering
+        run_axe(page, device)  # on the page as it loads, before any transition starts
         primary = page.evaluate(VISIBLE_TOGGLES_JS, "primary-toggle")
         assert len(primary) == 1, f"{device}: expected one visible menu button, found {primary}"
         assert primary[0]["name"], f"{device}: the menu button has no accessible name"
@@ -143,11 +148,8 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
                 f"desktop: collapsing the sidebar did not widen the text: {before} -> {collapsed}"
             button.click()
             page.wait_for_function("() => getComputedStyle(document.getElementById('pst-primary-sidebar')).visibility === 'visible'")
-        if book.widget_views(path):
-            page.wait_for_function(VIEWS_RENDERED_JS)
-            page.wait_for_timeout(300)  # names and alt texts follow the widgets' rendering
+        if widgets:
             check_sliders(page, device)
-        run_axe(page, device)
         page.wait_for_timeout(200)  # late errors
         assert not opened.problems, f"{device}, {path}:\n  " + "\n  ".join(opened.problems)
     finally:
