@@ -78,6 +78,19 @@ def _finite_difference_gradient(g: Callable, w: np.ndarray, h: float = 1e-6) -> 
     return out
 
 
+def _explain_wrong_gradient(got, expected, hints, bias_rule: str, formula: str):
+    """Raise CheckFailed naming the first typical mistake that ``got`` matches (chapters 1 and 3)."""
+    for wrong, hint in hints:
+        if np.allclose(got, wrong, rtol=1e-5, atol=1e-7):
+            raise CheckFailed(f"your gradient is not right: {hint}")
+    if np.allclose(got[1:], expected[1:], rtol=1e-5, atol=1e-7):
+        raise CheckFailed(f"your gradient is right for the feature weights but not for the bias w[0]: {bias_rule}")
+    raise CheckFailed(
+        f"your gradient is not right: got {np.round(got, 4).tolist()}, expected {np.round(expected, 4).tolist()} "
+        f"on random data. Compare with {formula}, X̃ being x with a column of ones in front."
+    )
+
+
 def check_least_squares_gradient(student: Callable) -> None:
     """Check ``student(x, y, w)``, the gradient of the mean least-squares cost (chapter 1).
 
@@ -97,16 +110,8 @@ def check_least_squares_gradient(student: Callable) -> None:
         (expected * 23 / 2, "it lacks both the factor 2 and the division by P."),
         (-expected, "it has the wrong sign: use (model − y), not (y − model)."),
     ]
-    for wrong, hint in hints:
-        if np.allclose(got, wrong, rtol=1e-5, atol=1e-7):
-            raise CheckFailed(f"your gradient is not right: {hint}")
-    if np.allclose(got[1:], expected[1:], rtol=1e-5, atol=1e-7):
-        raise CheckFailed("your gradient is right for the feature weights but not for the bias w[0]: "
-                          "its entry is (2/P) times the sum of the residuals.")
-    raise CheckFailed(
-        f"your gradient is not right: got {np.round(got, 4).tolist()}, expected {np.round(expected, 4).tolist()} "
-        "on random data. Compare with (2/P) X̃ᵀ(X̃w − y), X̃ being x with a column of ones in front."
-    )
+    _explain_wrong_gradient(got, expected, hints, "its entry is (2/P) times the sum of the residuals.",
+                            "(2/P) X̃ᵀ(X̃w − y)")
 
 
 def check_descend_until_flat(student: Callable) -> None:
@@ -1239,16 +1244,8 @@ def check_cross_entropy_gradient(student: Callable) -> None:
                                      "logistic function to the model first."),
         (x_ext.T @ (_logistic(m) - y) / points * 2, "it is twice too large: unlike least squares there is no factor 2."),
     ]
-    for wrong, hint in hints:
-        if np.allclose(got, wrong, rtol=1e-5, atol=1e-7):
-            raise CheckFailed(f"your gradient is not right: {hint}")
-    if np.allclose(got[1:], expected[1:], rtol=1e-5, atol=1e-7):
-        raise CheckFailed("your gradient is right for the feature weights but not for the bias w[0]: its entry "
-                          "is the mean of (σ(m_p) − y_p) over the points.")
-    raise CheckFailed(
-        f"your gradient is not right: got {np.round(got, 4).tolist()}, expected {np.round(expected, 4).tolist()} "
-        "on random data. Compare with (1/P) X̃ᵀ(σ(X̃w) − y), X̃ being x with a column of ones in front."
-    )
+    _explain_wrong_gradient(got, expected, hints, "its entry is the mean of (σ(m_p) − y_p) over the points.",
+                            "(1/P) X̃ᵀ(σ(X̃w) − y)")
 
 
 def check_input_at_probability(student: Callable) -> None:
