@@ -7,6 +7,8 @@ in conftest.py and reach the tests through the `book` fixture.
 
 from __future__ import annotations
 
+import hashlib
+import html
 import re
 from collections import Counter
 
@@ -248,3 +250,49 @@ def test_heavy_scripts_do_not_block_the_first_paint(book, book_pages):
             if tag == "script" and any(h in url for h in heavy) and "defer" not in attrs and "async" not in attrs:
                 blocking.append(f"{page}: {url}")
     assert not blocking, "scripts that block the first paint:\n  " + "\n  ".join(blocking)
+
+
+def test_widget_state_follows_the_text(book, page_path):
+    """The widget state (up to 1.2 MB of frames) comes after the page's text, not in
+    its <head>: a browser paints the text before the state has arrived."""
+    text = (book.build / page_path).read_text(encoding="utf-8")
+    start = text.find(f'<script type="{book.widget_state_mime}"')
+    if start < 0:
+        return
+    assert start > text.find("</head>"), f"{page_path}: the widget state is in the page's <head>"
+    last_section = text.rfind("<section")
+    assert start > last_section, f"{page_path}: the widget state comes before the page's last section"
+
+
+def test_each_frame_slider_has_a_plain_image_of_its_first_frame(book, page_path, slider_index):
+    """Without JavaScript (or before the widget scripts arrive) a reader sees the
+    slider's first frame as an image with alt text naming the slider and its value."""
+    s = book.frame_sliders(page_path)[slider_index]
+    text = (book.build / page_path).read_text(encoding="utf-8")
+    # Each fallback image sits right before a widget view.
+    fallbacks = re.findall(r'<img class="widget-fallback" src="([^"]+)" alt="([^"]+)"[^>]*>'
+                           r'<script type="application/vnd\.jupyter\.widget-view\+json">', text)
+    shown = {}
+    for src, alt in fallbacks:
+        png = ((book.build / page_path).parent / src).resolve()
+        assert png.is_file(), f"the fallback image {src} was not written"
+        data = png.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{src} is not a PNG"
+        shown[hashlib.sha256(data).hexdigest()] = html.unescape(alt)
+    first = s.frame_sha256[s.initial]
+    assert first in shown, (f"no fallback image shows the first frame of slider {slider_index} "
+                            f"({s.description!r}); {len(fallbacks)} fallback image(s) on the page")
+    readout = s.labels[s.initial]
+    assert s.description in shown[first] and readout in shown[first], \
+        f"alt text {shown[first]!r} does not name the slider {s.description!r} and its first value {readout!r}"
+
+
+def test_every_output_figure_opens_at_full_size(book, page_path):
+    """Every figure in a cell's output is a link to its own PNG."""
+    text = (book.build / page_path).read_text(encoding="utf-8")
+    figures = re.findall(r'<img alt="[^"]*" src="([^"]*_images/[^"]+\.png)" />', text)
+    linked = re.findall(r'<a class="figure-full" href="([^"]+)"[^>]*><img alt="[^"]*" src="([^"]+)" />', text)
+    assert len(linked) == len(figures), f"{len(figures) - len(linked)} of {len(figures)} figures are not links"
+    assert all(href == src for href, src in linked), "a figure links to another file than its own"
+    missing = [href for href, _ in linked if not ((book.build / page_path).parent / href).resolve().is_file()]
+    assert not missing, f"figure links to missing files: {missing}"
