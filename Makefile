@@ -1,7 +1,7 @@
 # Feature Engineering, Refined: build, test and serve the book.
 #
 #   make book      build the HTML book into _build/html (executes notebooks, cached)
-#   make test      run every test layer (library, nbval, strict build, HTML, browser, student, wheel, Binder)
+#   make test      run every test layer (library, nbval in the Binder environment, strict build, HTML, browser, student, wheel)
 #   make lab       open the chapters in JupyterLab
 #   make student   student edition (solutions stripped) in _build/student/
 #   make bench     benchmarks -> benchmarks/RESULTS.md
@@ -18,7 +18,7 @@ JB_FLAGS ?= --keep-going
 # Set by tools/vendor_assets.py --cdn when npm is missing.
 BOOK_CONFIG = $$(test -f _build/_config.cdn.yml && echo --config _build/_config.cdn.yml)
 
-.PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-standalone test-binder \
+.PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-standalone test-binder binder-venv \
         lab student bench clean chromium
 
 help:
@@ -79,17 +79,18 @@ test: $(STAMP) assets
 	$(MAKE) test-student
 	$(MAKE) test-html
 	$(MAKE) test-standalone
-	$(MAKE) test-binder
 	@echo "make test: every layer passed."
 
 test-lib: $(STAMP)
 	$(BIN)/pytest tests/lib tests/harness -q -p no:cacheprovider
 
-# Notebooks are stored with outputs; nbval re-runs them and compares.
+# Notebooks are stored with outputs; nbval re-runs them and compares. It runs in
+# the Binder environment (below), so one run checks both the stored outputs and
+# that requirements.txt alone runs every chapter.
 # Two workers, each running whole notebooks (--dist loadfile keeps a notebook's cells in order).
 JOBS ?= 2
-test-nbval: $(STAMP)
-	$(BIN)/pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider \
+test-nbval: binder-venv
+	.venv-binder/bin/pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider \
 	    -n $(JOBS) --dist loadfile
 
 # Built-HTML checks and the browser test (needs the strict build first).
@@ -105,17 +106,26 @@ test-standalone: $(STAMP)
 	$(BIN)/pytest tests/standalone -q -p no:cacheprovider -rs
 
 # Binder installs only requirements.txt, on the Python that runtime.txt names
-# (python-3.11): check that this runs every chapter, on that same Python.
+# (python-3.11): a fresh venv of that Python gets exactly that, then the test
+# runner (pytest, nbval, pytest-xdist at the versions of requirements-dev.txt),
+# and pip must not have changed any version that requirements.txt installed.
 RUNTIME_PYTHON := $(shell sed -n 's/^python-\([0-9][0-9.]*\)[[:space:]]*$$/\1/p' runtime.txt 2>/dev/null)
 BINDER_PYTHON ?= python$(RUNTIME_PYTHON)
-test-binder:
+binder-venv:
 	@test -n "$(RUNTIME_PYTHON)" || { echo "runtime.txt must hold one line like python-3.11" >&2; exit 1; }
-	@$(BINDER_PYTHON) -c 'import sys; found = "%d.%d" % sys.version_info[:2]; sys.exit(0 if found == "$(RUNTIME_PYTHON)" else "test-binder: runtime.txt asks for Python $(RUNTIME_PYTHON) but $(BINDER_PYTHON) is Python " + found)' \
-	    || { echo "test-binder: needs Python $(RUNTIME_PYTHON) (runtime.txt) as $(BINDER_PYTHON); set BINDER_PYTHON=/path/to/python$(RUNTIME_PYTHON)" >&2; exit 1; }
+	@$(BINDER_PYTHON) -c 'import sys; found = "%d.%d" % sys.version_info[:2]; sys.exit(0 if found == "$(RUNTIME_PYTHON)" else "binder-venv: runtime.txt asks for Python $(RUNTIME_PYTHON) but $(BINDER_PYTHON) is Python " + found)' \
+	    || { echo "binder-venv: needs Python $(RUNTIME_PYTHON) (runtime.txt) as $(BINDER_PYTHON); set BINDER_PYTHON=/path/to/python$(RUNTIME_PYTHON)" >&2; exit 1; }
 	rm -rf .venv-binder
 	$(BINDER_PYTHON) -m venv .venv-binder
 	.venv-binder/bin/python -m pip install --quiet -r requirements.txt
-	.venv-binder/bin/python tools/run_notebooks.py --jobs $(JOBS) $(NOTEBOOKS)
+	.venv-binder/bin/python -m pip freeze --exclude-editable | sort > .venv-binder/binder-freeze.txt
+	grep -E '^(pytest|nbval|pytest-xdist)==' requirements-dev.txt > .venv-binder/test-tools.txt
+	.venv-binder/bin/python -m pip install --quiet -r .venv-binder/test-tools.txt
+	@.venv-binder/bin/python -m pip freeze --exclude-editable | sort | comm -23 .venv-binder/binder-freeze.txt - > .venv-binder/changed.txt; \
+	    if [ -s .venv-binder/changed.txt ]; then echo "binder-venv: installing the test runner changed what Binder installs:" >&2; cat .venv-binder/changed.txt >&2; exit 1; fi
+
+# Kept as a name: the Binder check is the nbval run above.
+test-binder: test-nbval
 
 # Debian's chromium for the browser test: installed when we are root.
 chromium:

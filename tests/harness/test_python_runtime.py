@@ -3,7 +3,7 @@ pyproject.toml's requires-python name one Python.
 
 These fail when: runtime.txt is missing or not one ``python-X.Y`` line;
 requires-python does not admit X.Y (Binder would then pick another Python);
-the Makefile's ``test-binder`` no longer builds its venv with Python X.Y read
+the Makefile's Binder check (``test-binder``, the nbval run) no longer builds its venv with Python X.Y read
 from runtime.txt, or no longer stops when the interpreter it finds is
 another version; the Python running the tests is not X.Y.
 """
