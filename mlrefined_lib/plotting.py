@@ -207,7 +207,7 @@ def contour_with_path(
     if title:
         ax.set_title(title)
     if legend and (path is not None or minimum is not None):
-        ax.legend(loc="upper right", fontsize=8, framealpha=0.9)
+        ax.legend(loc="upper right", fontsize=9, framealpha=0.9)
     return ax
 
 
@@ -279,14 +279,23 @@ def feature_histograms(
     if len(names) != count:
         raise ValueError(f"x has {count} feature(s) but {len(names)} name(s) were given.")
     if axes is None:
-        fig, axes = plt.subplots(1, count, figsize=(2.4 * count, 2.6), sharex=sharex, squeeze=False)
-        axes = axes[0]
+        # At most three panels a row, so that the figure stays narrow enough to be
+        # shown near its full size (its text readable) in the book's text column.
+        columns = min(count, 3)
+        rows = -(-count // columns)
+        fig, grid = plt.subplots(rows, columns, figsize=(2.9 * columns, 2.5 * rows), sharex=sharex, squeeze=False)
+        for spare in grid.ravel()[count:]:
+            spare.set_visible(False)
+        axes = grid.ravel()[:count]
+        for row in grid:
+            row[0].set_ylabel("number of points")
         if title:
             fig.suptitle(title)
+    else:
+        axes[0].set_ylabel("number of points")
     for ax, column, name in zip(axes, x.T, names):
         ax.hist(column, bins=bins, color="#4575b4", edgecolor="white")
         ax.set_xlabel(name)
-    axes[0].set_ylabel("number of points")
     return axes
 
 
@@ -370,7 +379,7 @@ def regularization_path(
         position = value if not placed else max(value, placed[-1] + gap)
         placed.append(position)
         # λ decreases to the right, so a slightly smaller λ is just right of the axes' edge.
-        ax.text(lams[-1] * 0.93, position, names[n], fontsize=8, va="center", ha="left", color=colours(rank % 10),
+        ax.text(lams[-1] * 0.93, position, names[n], fontsize=9, va="center", ha="left", color=colours(rank % 10),
                 clip_on=False)
     ax.set_xscale("log")
     ax.set_xlim(lams[0], lams[-1])  # decreasing λ: features enter from left to right
@@ -379,7 +388,7 @@ def regularization_path(
     if title:
         ax.set_title(title)
     if legend and shown:
-        ax.legend(title="order of entry", fontsize=7, title_fontsize=8, loc="best", ncol=2 if len(shown) > 6 else 1)
+        ax.legend(title="order of entry", fontsize=9, title_fontsize=9, loc="best", ncol=2 if len(shown) > 6 else 1)
     ax.grid(alpha=0.3)
     return ax
 
@@ -443,7 +452,7 @@ def boosting_costs(
     if annotate:
         texts = ["bias only"] + [f"+ {names[n]}" for n in order]
         for m, (value, text) in enumerate(zip(costs, texts)):
-            ax.annotate(text, (m, value), xytext=(5, 6), textcoords="offset points", fontsize=8, rotation=25,
+            ax.annotate(text, (m, value), xytext=(5, 6), textcoords="offset points", fontsize=9, rotation=25,
                         ha="left", va="bottom")
     ax.set_xticks(rounds)
     ax.set_xlim(-0.3, costs.size - 0.3 + (0.8 if annotate else 0.0))
@@ -504,7 +513,7 @@ def weight_bars(
     span = np.abs(weights).max() or 1.0
     for position, value in zip(positions, weights):
         ax.text(value + (0.02 if value >= 0 else -0.02) * span, position, value_format.format(value),
-                va="center", ha="left" if value >= 0 else "right", fontsize=8)
+                va="center", ha="left" if value >= 0 else "right", fontsize=9)
     ax.set_yticks(positions)
     ax.set_yticklabels(names)
     ax.axvline(0.0, color="k", lw=0.8)
@@ -514,7 +523,7 @@ def weight_bars(
     if title:
         ax.set_title(title)
     if legend:
-        ax.legend(fontsize=8, loc="best")
+        ax.legend(fontsize=9, loc="best")
     ax.grid(axis="x", alpha=0.3)
     return ax
 
@@ -630,7 +639,7 @@ def penalty_ball_panel(
     if title:
         ax.set_title(title, fontsize=10)
     if legend:
-        ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
+        ax.legend(loc="lower right", fontsize=9, framealpha=0.9)
     return ax
 
 
@@ -756,5 +765,5 @@ def decision_regions(
     ax.set_ylabel(feature_names[1])
     if title:
         ax.set_title(title)
-    ax.legend(loc=legend_loc, fontsize=8, framealpha=0.9)
+    ax.legend(loc=legend_loc, fontsize=9, framealpha=0.9)
     return ax

@@ -164,6 +164,20 @@ def test_feature_histograms_names_and_mismatch():
         feature_histograms(x, ["a", "b"])
 
 
+def test_feature_histograms_wrap_at_three_panels_a_row():
+    """Five features: two rows of at most three panels, narrow enough to read in the book."""
+    x = np.random.default_rng(2).normal(size=(40, 5))
+    axes = feature_histograms(x, list("abcde"))
+    fig = axes[0].figure
+    assert len(axes) == 5 and fig.get_figwidth() <= 9.2
+    grid = fig.axes
+    assert len(grid) == 6 and [ax.get_visible() for ax in grid] == [True] * 5 + [False]
+    rows = sorted({round(ax.get_position().y0, 3) for ax in axes})
+    assert len(rows) == 2, f"expected two rows of panels, found rows at {rows}"
+    assert [ax.get_ylabel() for ax in grid[::3]] == ["number of points"] * 2
+    plt.close(fig)
+
+
 # ---------------------------------------------------------------- widgets
 
 
