@@ -11,9 +11,9 @@ so with its data files and every dataset package the chapters import. Where
 everything is importable (Binder, ``make lab``, the book's tests) it does
 nothing and prints nothing.
 
-The cell is the same in every notebook; it carries the tag ``remove-input``,
-so the HTML book does not show it (it has no output), while a student in
-Jupyter or on Colab sees and runs it. The tool also writes the Colab line of
+The cell is the same in every notebook. Its tags ``remove-input`` and
+``remove-output`` leave it out of the HTML book (where it would be an empty
+box), while a student in Jupyter or on Colab sees and runs it. The tool also writes the Colab line of
 the landing page (``intro.md``), between the markers ``<!-- colab -->`` and
 ``<!-- /colab -->``, from the same URL. ``tests/harness/test_first_cell.py``
 checks that every notebook and the landing page agree with this tool.
@@ -32,7 +32,9 @@ import yaml
 from packaging.requirements import Requirement
 
 REPO = Path(__file__).resolve().parents[1]
-TAGS = ["remove-input"]
+# Both tags: the HTML book leaves the cell out altogether (it prints nothing there);
+# Jupyter and Colab ignore them and show it.
+TAGS = ["remove-input", "remove-output"]
 CELL_ID = "install-if-missing"
 LIBRARY = "mlrefined_lib"
 # Import name of each package of the [book] extra whose import name is not its
@@ -92,7 +94,7 @@ def is_first_cell(cell) -> bool:
 
 
 def notebooks(root: Path = REPO) -> list[Path]:
-    return sorted((root / "chapters").rglob("*.ipynb"))
+    return sorted(path for path in (root / "chapters").rglob("*.ipynb") if ".ipynb_checkpoints" not in path.parts)
 
 
 def update(path: Path, root: Path = REPO) -> bool:

@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))
 import first_cell  # noqa: E402
 
-NOTEBOOKS = sorted((REPO / "chapters").rglob("*.ipynb"))
+NOTEBOOKS = first_cell.notebooks()
 
 
 def config_url():
