@@ -97,20 +97,30 @@ def notebooks(root: Path = REPO) -> list[Path]:
     return sorted(path for path in (root / "chapters").rglob("*.ipynb") if ".ipynb_checkpoints" not in path.parts)
 
 
+def position(cells) -> int:
+    """Where the cell goes: before the first code cell (the setup cell), and
+    before the "## Setup" heading and its prose if they open the setup cell."""
+    index = next((i for i, cell in enumerate(cells) if cell.cell_type == "code"), len(cells))
+    start = index
+    while start > 0 and cells[start - 1].cell_type == "markdown":
+        start -= 1
+        if cells[start].source.lstrip().startswith("## Setup"):
+            return start
+    return index
+
+
 def update(path: Path, root: Path = REPO) -> bool:
-    """Insert or refresh the first cell of one notebook; return whether it changed."""
+    """Insert, refresh or move the first cell of one notebook; return whether it changed."""
     notebook = nbformat.read(path, as_version=4)
-    wanted = first_cell(root)
-    index = next((i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"), None)
-    if index is not None and is_first_cell(notebook.cells[index]):
-        cell = notebook.cells[index]
-        if cell.source == wanted.source and cell.metadata.get("tags") == TAGS:
-            return False
-        cell.source = wanted.source
-        cell.metadata["tags"] = list(TAGS)
-    else:
-        # before the first code cell (the setup cell), after the title and the prose above it
-        notebook.cells.insert(len(notebook.cells) if index is None else index, wanted)
+    before = nbformat.writes(notebook)
+    old = [cell for cell in notebook.cells if is_first_cell(cell)]
+    cell = old[0] if old else first_cell(root)  # keeps its id and stored (empty) output
+    notebook.cells = [c for c in notebook.cells if not is_first_cell(c)]
+    cell.source = cell_source(root)
+    cell.metadata["tags"] = list(TAGS)
+    notebook.cells.insert(position(notebook.cells), cell)
+    if nbformat.writes(notebook) == before:
+        return False
     nbformat.write(notebook, path)
     return True
 

@@ -43,6 +43,9 @@ def test_first_code_cell_is_the_generated_one(path):
     assert first.outputs == [], f"{path.name}: the install cell should print nothing where everything is installed"
     # the setup cell (imports the library) follows it
     assert "import mlrefined_lib" in code[1].source, f"{path.name}: the second code cell is not the setup cell"
+    # it opens the notebook's setup: the "## Setup" heading (or the setup cell) follows it
+    following = notebook.cells[notebook.cells.index(first) + 1]
+    assert following is code[1] or following.source.startswith("## Setup"), f"{path.name}: followed by {following.source[:40]!r}"
     # exactly one install cell
     assert sum(first_cell.is_first_cell(cell) for cell in notebook.cells) == 1
 
@@ -99,6 +102,7 @@ def test_check_mode_reports_a_stale_notebook_and_the_update_fixes_it(tmp_path, c
     chapter = tmp_path / "chapters" / "01_x"
     chapter.mkdir(parents=True)
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# T"),
+                                               nbformat.v4.new_markdown_cell("## Setup\n\nThe setup cell."),
                                                nbformat.v4.new_code_cell("import mlrefined_lib")])
     nbformat.write(notebook, chapter / "x.ipynb")
     assert first_cell.main(["--check"], root=tmp_path) == 1
@@ -106,7 +110,7 @@ def test_check_mode_reports_a_stale_notebook_and_the_update_fixes_it(tmp_path, c
     assert first_cell.main([], root=tmp_path) == 0
     assert first_cell.main(["--check"], root=tmp_path) == 0
     cells = nbformat.read(chapter / "x.ipynb", as_version=4).cells
-    assert [c.cell_type for c in cells] == ["markdown", "code", "code"]
+    assert [c.cell_type for c in cells] == ["markdown", "code", "markdown", "code"]  # before "## Setup"
     assert cells[1].source == first_cell.cell_source(tmp_path)
     assert first_cell.update(chapter / "x.ipynb", tmp_path) is False  # a second run changes nothing
     # an older version of the cell is replaced, not duplicated
@@ -115,4 +119,4 @@ def test_check_mode_reports_a_stale_notebook_and_the_update_fixes_it(tmp_path, c
     nbformat.write(notebook, chapter / "x.ipynb")
     assert first_cell.main(["--check"], root=tmp_path) == 1
     assert first_cell.update(chapter / "x.ipynb", tmp_path) is True
-    assert len(nbformat.read(chapter / "x.ipynb", as_version=4).cells) == 3
+    assert len(nbformat.read(chapter / "x.ipynb", as_version=4).cells) == 4
