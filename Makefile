@@ -18,7 +18,7 @@ JB_FLAGS ?= --keep-going
 # Set by tools/vendor_assets.py --cdn when npm is missing.
 BOOK_CONFIG = $$(test -f _build/_config.cdn.yml && echo --config _build/_config.cdn.yml)
 
-.PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-standalone test-binder binder-venv \
+.PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-standalone test-binder binder-venv test-jupyter \
         lab student bench clean chromium
 
 help:
@@ -78,6 +78,7 @@ test: $(STAMP) assets
 	$(MAKE) strict-book EXECUTE=off
 	$(MAKE) test-student
 	$(MAKE) test-html
+	$(MAKE) test-jupyter
 	$(MAKE) test-standalone
 	@echo "make test: every layer passed."
 
@@ -96,6 +97,10 @@ test-nbval: binder-venv
 # Built-HTML checks and the browser test (needs the strict build first).
 test-html: $(STAMP) chromium
 	$(BIN)/pytest tests/book -q -p no:cacheprovider -rs
+
+# Exercises render in a real JupyterLab and Notebook 7 (jupyterlab-myst), in Debian's chromium.
+test-jupyter: $(STAMP) chromium
+	$(BIN)/pytest tests/jupyter -q -p no:cacheprovider -rs
 
 test-student: $(STAMP) assets
 	$(MAKE) student
