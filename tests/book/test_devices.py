@@ -14,7 +14,13 @@ and reported). On each:
   index), and the frame shown has alt text;
 * axe-core (installed by `make assets` with npm; never fetched from the
   network) finds no critical or serious accessibility violation;
-* the page logs no console error and no request fails.
+* the page logs no console error and no request fails;
+* on the desktop, a reader sees every number and every letter: no code cell, no
+  printed output and no table scrolls sideways, and every output figure is shown at 80%
+  of its width or more (its text is at least 9 pt at 90 dpi, see
+  tests/harness/test_readable_notebooks.py, so at least 9 px on the screen);
+* without JavaScript, each frame slider shows its first frame as a plain
+  image with alt text.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ import pytest
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 MIN_TRACK_SHARE = 0.75  # of the text's width, on the phone
+# Figure text is at least 9 pt at 90 dpi (11.25 px in the PNG): shown at 80% of
+# its width or more, every letter is at least 9 px tall on the screen.
+MIN_FIGURE_SCALE = 9 / (9 * 90 / 72)
 
 DEVICES = {
     "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2),
@@ -60,6 +69,15 @@ SLIDERS_JS = """() => {
             index: Number(handle.getAttribute("aria-valuenow")), max: Number(handle.getAttribute("aria-valuemax")),
             alt: img ? img.getAttribute("alt") : null, src: img ? img.src.slice(-60) : null};
   });
+}"""
+READABLE_JS = """() => {
+  const scrolls = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.scrollWidth > e.clientWidth + 1)
+    .map((e) => `${e.scrollWidth} px in ${e.clientWidth} px: ${e.textContent.trim().slice(0, 50)}`);
+  const figures = [...document.querySelectorAll(".cell_output img")]
+    .filter((i) => !i.closest(".jupyter-widgets") && i.naturalWidth > 0 && i.offsetParent !== null)
+    .map((i) => ({src: i.getAttribute("src").split("/").pop().slice(0, 16), natural: i.naturalWidth,
+                  shown: i.getBoundingClientRect().width}));
+  return {code: scrolls(".cell_input pre"), output: scrolls(".cell_output pre, .cell_output > .output"), figures};
 }"""
 SIDEBAR_JS = """() => { const s = document.getElementById("pst-primary-sidebar");
   return {hidden: getComputedStyle(s).visibility === "hidden", width: s.getBoundingClientRect().width,
@@ -150,10 +168,46 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
             page.wait_for_function("() => getComputedStyle(document.getElementById('pst-primary-sidebar')).visibility === 'visible'")
         if widgets:
             check_sliders(page, device)
+        if device == "desktop":
+            check_readable(page, path)
         page.wait_for_timeout(200)  # late errors
         assert not opened.problems, f"{device}, {path}:\n  " + "\n  ".join(opened.problems)
     finally:
         opened.close()
+
+
+def check_readable(page, path):
+    found = page.evaluate(READABLE_JS)
+    assert not found["code"], f"desktop, {path}: code cells scroll sideways:\n  " + "\n  ".join(found["code"])
+    assert not found["output"], f"desktop, {path}: printed outputs scroll sideways:\n  " + "\n  ".join(found["output"])
+    small = [f"{f['src']}: {f['natural']} px shown at {f['shown']:.0f} px ({f['shown'] / f['natural']:.0%})"
+             for f in found["figures"] if f["shown"] < MIN_FIGURE_SCALE * f["natural"] - 0.5]
+    assert not small, (f"desktop, {path}: figures shown below {MIN_FIGURE_SCALE:.0%} of their width "
+                       "(their text would be under 9 px):\n  " + "\n  ".join(small))
+
+
+def test_frame_sliders_without_javascript(browser, book_server, book, toc_page):
+    """With JavaScript off, each frame slider's place shows its first frame, with alt text."""
+    sliders = book.frame_sliders(toc_page) if (book.build / toc_page).is_file() else ()
+    if not sliders:
+        return
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{book_server}/{toc_page}", wait_until="load")
+        fallbacks = page.locator("img.widget-fallback")
+        assert fallbacks.count() == len(sliders), \
+            f"{toc_page}: {fallbacks.count()} fallback images for {len(sliders)} frame sliders"
+        for i in range(fallbacks.count()):
+            image = fallbacks.nth(i)
+            image.scroll_into_view_if_needed()
+            page.wait_for_function("(i) => i.complete && i.naturalWidth > 0", arg=image.element_handle())
+            box = image.bounding_box()
+            assert box and box["width"] > 200, f"{toc_page}: fallback image {i} is shown {box} wide"
+            alt = image.get_attribute("alt") or ""
+            assert alt.startswith("Figure for "), f"{toc_page}: fallback image {i} has alt text {alt!r}"
+    finally:
+        context.close()
 
 
 def check_sliders(page, device):

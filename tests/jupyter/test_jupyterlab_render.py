@@ -76,7 +76,10 @@ def wait_until_up(url: str, process: subprocess.Popen, log: Path, timeout: float
 def servers(tmp_path_factory):
     """{"JupyterLab": url of the notebook, "Notebook 7": url of the notebook}."""
     if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed")
+        message = f"{CHROMIUM} is not installed (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(f"!!! JUPYTERLAB RENDERING TEST NOT RUN: {message} !!!")
     tmp = tmp_path_factory.mktemp("jupyter")
     root = tmp / "root"
     root.mkdir()
