@@ -117,7 +117,7 @@ $(NBGRADER_VENV)/.installed: requirements.txt
 
 test-nbgrader: $(STAMP) $(NBGRADER_VENV)/.installed
 	$(MAKE) nbgrader
-	NBGRADER_VENV=$(CURDIR)/$(NBGRADER_VENV) $(BIN)/pytest tests/nbgrader -q -p no:cacheprovider -rs -s
+	NBGRADER_VENV=$(CURDIR)/$(NBGRADER_VENV) JOBS=$(JOBS) $(BIN)/pytest tests/nbgrader -q -p no:cacheprovider -rs -s
 
 # Binder installs only requirements.txt, on the Python that runtime.txt names
 # (python-3.11): check that this runs every chapter, on that same Python.

@@ -2,9 +2,10 @@
 
 Run by `make test-nbgrader`, which builds `.venv-nbgrader` (nbgrader and
 requirements.txt, apart from the book's own venv) and sets NBGRADER_VENV.
-The test writes a fresh course with the same tool as `make nbgrader`, runs `nbgrader generate_assignment` on every chapter, then autogrades
-two submissions of every chapter at the same time, each in its own copy of
-the course: the source notebooks (every solution in place), which must earn
+The test writes a fresh course with the same tool as `make nbgrader`, runs
+`nbgrader generate_assignment` on every chapter, then autogrades two
+submissions of every chapter, in JOBS (at least 2) nbgrader processes at the
+same time, each on its own copy of the course: the source notebooks (every solution in place), which must earn
 every code point, and the unchanged release, which must earn none. It also
 checks that the release holds no solution code and no worked answer.
 
@@ -171,23 +172,35 @@ def graded(course, tmp_path_factory):
     started = time.perf_counter()
     finish(nbgrader(course, "generate_assignment", "*"), "nbgrader generate_assignment")
     generated = time.perf_counter()
+    # Two submissions (the solutions, the unchanged release), graded by JOBS autograde
+    # processes at the same time, each on its own copy of the course (and gradebook) with
+    # a share of the chapters: every chapter of both submissions is autograded once.
+    jobs = max(2, int(os.environ.get("JOBS", "2")))
+    chapters = sorted({p.parent.name for p in BOOK_NOTEBOOKS})
+    shares = {"solutions": [], "release": []}
+    per_student = max(1, jobs // 2)
+    for student in shares:
+        shares[student] = [chapters[i::per_student] for i in range(per_student)]
     work = tmp_path_factory.mktemp("graded")
-    courses = {}
+    running = []
     for student, folder in [("solutions", "source"), ("release", "release")]:
-        copy = work / student
-        shutil.copytree(course, copy)
-        for book_path in BOOK_NOTEBOOKS:
-            target = copy / "submitted" / student / book_path.parent.name / book_path.name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(course / folder / book_path.parent.name / book_path.name, target)
-        courses[student] = copy
-    # The two autogrades run at the same time, each in its own copy of the course (and gradebook).
-    running = {student: nbgrader(copy, "autograde", "*") for student, copy in courses.items()}
-    for student, process in running.items():
-        finish(process, f"nbgrader autograde of the {student}")
+        for number, share in enumerate(shares[student]):
+            copy = work / f"{student}-{number}"
+            shutil.copytree(course, copy)
+            for book_path in BOOK_NOTEBOOKS:
+                if book_path.parent.name in share:
+                    target = copy / "submitted" / student / book_path.parent.name / book_path.name
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(course / folder / book_path.parent.name / book_path.name, target)
+            running.append((student, copy, nbgrader(copy, "autograde", "*")))
+    results = {"solutions": [], "release": []}
+    for student, copy, process in running:
+        finish(process, f"nbgrader autograde of the {student} ({copy.name})")
+        results[student] += grades(copy)
     done = time.perf_counter()
-    print(f"\nnbgrader: generate_assignment {generated - started:.0f} s, both autogrades {done - generated:.0f} s")
-    return {student: grades(copy) for student, copy in courses.items()}
+    print(f"\nnbgrader: generate_assignment {generated - started:.0f} s, "
+          f"autograde of both submissions ({len(running)} processes) {done - generated:.0f} s")
+    return results
 
 
 def test_solutions_earn_every_code_point(graded):
