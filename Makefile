@@ -1,7 +1,7 @@
 # Feature Engineering, Refined: build, test and serve the book.
 #
 #   make book      build the HTML book into _build/html (executes notebooks, cached)
-#   make test      run every test layer (library, nbval, strict build, HTML, browser, student, wheel, Binder)
+#   make test      run every test layer (library, nbval, strict build, HTML, browser, student, wheel, Binder, nbgrader)
 #   make lab       open the chapters in JupyterLab
 #   make student   student edition (solutions stripped) in _build/student/
 #   make nbgrader  nbgrader course (source/<chapter>/<notebook>.ipynb) in _build/nbgrader/
@@ -109,7 +109,7 @@ test-standalone: $(STAMP)
 # nbgrader runs in its own venv (never in $(VENV)): generate_assignment, then
 # autograde of the solutions and of the unchanged release, side by side.
 NBGRADER_VENV ?= .venv-nbgrader
-$(NBGRADER_VENV)/.installed: requirements.txt
+$(NBGRADER_VENV)/.installed: requirements.txt pyproject.toml
 	@test -x $(NBGRADER_VENV)/bin/python || $(PYTHON) -m venv $(NBGRADER_VENV)
 	$(NBGRADER_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(NBGRADER_VENV)/bin/python -m pip install --quiet nbgrader==0.9.6 -r requirements.txt
