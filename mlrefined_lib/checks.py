@@ -2047,12 +2047,15 @@ def check_robust_scale(student: Callable) -> None:
 # Every public ``check_*`` function above is wrapped (at import) so that, in a
 # notebook and under nbgrader's autograder,
 #
-# * a failing check shows the cell that called it and a one-line
-#   ``CheckFailed: ...`` message, never the check's own source lines or a file
-#   path (the wrapper's frame is hidden with ``__tracebackhide__``, which
-#   IPython and pytest honour, and the frames inside this module are dropped);
-# * an error inside the student's own function keeps the student's frames, so
-#   the traceback still points at the line to fix;
+# * a failing check shows a one-line ``CheckFailed: ...`` message (IPython
+#   asks CheckFailed._render_traceback_), never the check's own source lines
+#   or a file path; the exception is raised afresh in the wrapper, whose frame
+#   carries ``__tracebackhide__`` (honoured by IPython and pytest), so no frame
+#   of the check itself is kept;
+# * an error raised in the student's own function (or in a library function
+#   that it called) keeps only the student's frames, so the traceback points
+#   at the line to fix; an error raised by the check itself on a malformed
+#   result becomes a CheckFailed;
 # * a warning raised while the check runs (for example a RuntimeWarning from
 #   an overflow in the student's function) is recorded instead of reaching
 #   stderr, which nbgrader counts as a failure; the check's own message
@@ -2084,12 +2087,6 @@ def _student_frames(tb):
     for entry in reversed(kept):
         new = _types.TracebackType(new, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
     return new
-
-
-def _innermost_filename(tb) -> str:
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    return tb.tb_frame.f_code.co_filename
 
 
 def _warning_note(caught) -> str:
@@ -2186,7 +2183,7 @@ def _graded(check: Callable) -> Callable:
                     message = f"{message} Note: {note}"
                 problem = type(failure)(message)
             except Exception as error:  # noqa: BLE001
-                if _in_library(_innermost_filename(error.__traceback__)):
+                if _student_frames(error.__traceback__) is None:   # raised by the check itself
                     problem = CheckFailed(
                         f"the check could not use what your function returned "
                         f"({type(error).__name__}: {error}). Compare its type and shape with what the exercise asks for."

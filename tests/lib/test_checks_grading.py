@@ -91,6 +91,17 @@ def test_error_in_student_code_keeps_the_student_frames_only():
     assert [f.name for f in frames if f.filename.endswith("checks.py")] == ["graded_check"]
 
 
+def test_error_in_a_library_call_made_by_the_student_points_at_the_student():
+    def one_hot_by_hand(values, categories):
+        return ml.standard_normalizer(np.array([[np.nan]]))   # the library refuses NaN: a ValueError
+
+    with pytest.raises(ValueError) as info:
+        checks.check_one_hot_by_hand(one_hot_by_hand)
+    frames = traceback.extract_tb(info.value.__traceback__)
+    assert frames[-1].name == "one_hot_by_hand"
+    assert not isinstance(info.value, checks.CheckFailed)
+
+
 def test_a_wrong_type_inside_the_check_becomes_a_short_failure():
     with pytest.raises(checks.CheckFailed):
         checks.check_least_squares_gradient(lambda x, y, w: {"not": "an array"})
