@@ -4,7 +4,15 @@
 
 writes ``OUT/nbgrader_config.py`` and, for every chapter notebook listed in
 ``_toc.yml``, ``OUT/source/<chapter>/<notebook>.ipynb``: one nbgrader
-assignment per chapter folder. In each notebook
+assignment per chapter folder.
+
+Each notebook is an *exercise notebook*: the chapter's title and setup cell,
+every cell from the first exercise to the end, and the chapter's earlier code
+cells that those cells use (found by following the names they read back to
+the cells that bind or change them). Its exercise cells print what they print
+in the book, and it runs in a fraction of the chapter's time, which is what
+autograding a class costs. ``--whole-chapters`` assigns whole chapters
+instead. In each notebook
 
 * every code cell that holds ``### BEGIN SOLUTION`` / ``### END SOLUTION``
   becomes an nbgrader solution cell (``generate_assignment`` replaces the
@@ -187,7 +195,89 @@ def nbgrader_notebook(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return notebook
 
 
-def main(out: Path) -> int:
+# ------------------------------------------------------------ exercise notebooks
+
+
+def _code_ast(source: str):
+    """The syntax tree of a code cell, IPython magics and shell lines left out (None if it does not parse)."""
+    import ast
+
+    lines = [("pass" if line.lstrip().startswith(("%", "!")) else line) for line in source.splitlines()]
+    try:
+        return ast.parse("\n".join(lines))
+    except SyntaxError:
+        return None
+
+
+def _names(source: str) -> tuple[set, set, set]:
+    """(names bound, names mutated in place, names read) by a code cell, at any depth."""
+    import ast
+
+    tree = _code_ast(source)
+    bound, mutated, read = set(), set(), set()
+    if tree is None:
+        return bound, mutated, read
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (bound if isinstance(node.ctx, ast.Store) else read).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                bound.add((alias.asname or alias.name).split(".")[0])
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+            base = node.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                mutated.add(base.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            mutated.add(node.target.id)
+    return bound, mutated, read
+
+
+def exercise_cells(cells) -> list[int]:
+    """Indices of the cells an exercise notebook keeps, in order.
+
+    The chapter's title, its first code cell (the setup), every cell from the
+    first exercise to the end, and, before the exercises, each code cell that
+    last binds (or later changes in place) a name that a kept cell reads,
+    followed back to the cells those read in turn.
+    """
+    start = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and EXERCISE.search(c.source))
+    code = {i: _names(c.source) for i, c in enumerate(cells) if c.cell_type == "code"}
+    keep = {0, min(code)} | set(range(start, len(cells)))
+    todo = sorted(i for i in keep if i in code)
+    while todo:
+        i = todo.pop()
+        for name in code[i][2] - code[i][0]:
+            binders = [j for j in code if j < i and name in code[j][0]]
+            if not binders or max(binders) >= start:      # a builtin, or bound by an exercise cell
+                continue
+            last = max(binders)
+            for j in [last] + [j for j in code if last < j < min(i, start) and name in code[j][1]]:
+                if j not in keep:
+                    keep.add(j)
+                    todo.append(j)
+    return sorted(keep)
+
+
+def exercise_notebook(notebook: nbformat.NotebookNode, chapter_path: str) -> nbformat.NotebookNode:
+    """The exercise notebook of one chapter: only the cells its exercises need (a new object)."""
+    notebook = nbformat.from_dict(notebook)
+    kept = [notebook.cells[i] for i in exercise_cells(notebook.cells)]
+    title = kept[0].source.splitlines()[0] if kept[0].cell_type == "markdown" else ""
+    note = nbformat.v4.new_markdown_cell(
+        "These are the exercises of the chapter, with the chapter's code cells that they use "
+        f"(`{chapter_path}` in the book). Read the chapter first; run this notebook from the top.")
+    heading = [kept[0]] if title.startswith("#") else []
+    if heading:
+        heading[0] = nbformat.v4.new_markdown_cell(title + ": exercises")
+    notebook.cells = heading + [note] + kept[1:]
+    return notebook
+
+
+def main(out: Path, whole_chapters: bool = False) -> int:
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     if out.exists():
         shutil.rmtree(out)
@@ -199,7 +289,10 @@ def main(out: Path) -> int:
         if not path.exists() or path.parent.parent != ROOT / "chapters":
             continue
         try:
-            converted = nbgrader_notebook(nbformat.read(path, as_version=4))
+            book = nbformat.read(path, as_version=4)
+            if not whole_chapters:
+                book = exercise_notebook(book, str(path.relative_to(ROOT)))
+            converted = nbgrader_notebook(book)
         except ValueError as error:
             problems.append(f"{path.relative_to(ROOT)}: {error}")
             continue
@@ -229,4 +322,7 @@ def main(out: Path) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=ROOT / "_build" / "nbgrader")
-    sys.exit(main(parser.parse_args().out.resolve()))
+    parser.add_argument("--whole-chapters", action="store_true",
+                        help="assign whole chapters instead of exercise notebooks")
+    arguments = parser.parse_args()
+    sys.exit(main(arguments.out.resolve(), arguments.whole_chapters))

@@ -6,8 +6,10 @@ The test writes a fresh course with the same tool as `make nbgrader`, runs
 `nbgrader generate_assignment` on every chapter, then autogrades two
 submissions of every chapter, in JOBS (at least 2) nbgrader processes at the
 same time, each on its own copy of the course: the source notebooks (every solution in place), which must earn
-every code point, and the unchanged release, which must earn none. It also
-checks that the release holds no solution code and no worked answer.
+every code point and run without an error in any cell (the exercise
+notebooks keep every chapter cell their exercises use), and the unchanged
+release, which must earn none. It also checks that the release holds no
+solution code and no worked answer.
 
 Without NBGRADER_VENV and without `.venv-nbgrader` the nbgrader part is
 skipped; the checks of the exported notebooks themselves always run.
@@ -193,10 +195,16 @@ def graded(course, tmp_path_factory):
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(course / folder / book_path.parent.name / book_path.name, target)
             running.append((student, copy, nbgrader(copy, "autograde", "*")))
-    results = {"solutions": [], "release": []}
+    results = {"solutions": [], "release": [], "errors": []}
     for student, copy, process in running:
         finish(process, f"nbgrader autograde of the {student} ({copy.name})")
         results[student] += grades(copy)
+        if student == "solutions":
+            for path in sorted((copy / "autograded" / student).glob("*/*.ipynb")):
+                for index, cell in enumerate(nbformat.read(path, 4).cells):
+                    if cell.cell_type == "code" and "raises-exception" not in cell.metadata.get("tags", []):
+                        results["errors"] += [f"{path.parent.name}/{path.name} cell {index}: {o.ename}: {o.evalue}"
+                                              for o in cell.outputs if o.output_type == "error"]
     done = time.perf_counter()
     print(f"\nnbgrader: generate_assignment {generated - started:.0f} s, "
           f"autograde of both submissions ({len(running)} processes) {done - generated:.0f} s")
@@ -209,6 +217,22 @@ def test_solutions_earn_every_code_point(graded):
         "check" in c.metadata.get("tags", []) for p in BOOK_NOTEBOOKS for c in nbformat.read(p, 4).cells)
     missed = [f"{g['notebook']}/{g['cell']}: {g['auto']} of {g['max']}" for g in code if g["auto"] != g["max"]]
     assert not missed, f"the solutions lost points: {missed}"
+
+
+def test_solutions_run_without_errors(graded):
+    """Every cell of the graded solutions runs: the exercise notebooks hold every cell their exercises use."""
+    assert not graded["errors"], graded["errors"]
+
+
+def test_exercise_notebook_keeps_setup_and_every_exercise_cell():
+    for book_path in BOOK_NOTEBOOKS:
+        book = nbformat.read(book_path, 4)
+        kept = nbgrader_export.exercise_cells(book.cells)
+        first_code = next(i for i, c in enumerate(book.cells) if c.cell_type == "code")
+        start = next(i for i, c in enumerate(book.cells)
+                     if c.cell_type == "markdown" and nbgrader_export.EXERCISE.search(c.source))
+        assert first_code in kept and set(range(start, len(book.cells))) <= set(kept)
+        assert len(kept) < len(book.cells)
 
 
 def test_unchanged_release_earns_no_code_point(graded):
