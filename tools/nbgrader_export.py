@@ -202,7 +202,8 @@ def _code_ast(source: str):
     """The syntax tree of a code cell, IPython magics and shell lines left out (None if it does not parse)."""
     import ast
 
-    lines = [("pass" if line.lstrip().startswith(("%", "!")) else line) for line in source.splitlines()]
+    lines = [(line[: len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(("%", "!")) else line)
+             for line in source.splitlines()]
     try:
         return ast.parse("\n".join(lines))
     except SyntaxError:
