@@ -1,9 +1,11 @@
 # Feature Engineering, Refined: build, test and serve the book.
 #
 #   make book      build the HTML book into _build/html (executes notebooks, cached)
-#   make test      run every test layer (library, nbval in the Binder environment, strict build, HTML, browser, student, wheel)
+#   make test      run every test layer (library, nbval in the Binder environment, strict build, HTML, browser,
+#                  JupyterLab, student, wheel, nbgrader)
 #   make lab       open the chapters in JupyterLab
 #   make student   student edition (solutions stripped) in _build/student/
+#   make nbgrader  nbgrader course (source/<chapter>/<notebook>.ipynb) in _build/nbgrader/
 #   make bench     benchmarks -> benchmarks/RESULTS.md
 #
 # Needs only Python 3.11, git and make; everything else is installed here.
@@ -19,10 +21,10 @@ JB_FLAGS ?= --keep-going
 BOOK_CONFIG = $$(test -f _build/_config.cdn.yml && echo --config _build/_config.cdn.yml)
 
 .PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-standalone test-binder binder-venv test-jupyter \
-        lab student bench clean chromium
+        lab student bench clean chromium nbgrader test-nbgrader
 
 help:
-	@sed -n '3,9p' Makefile
+	@sed -n '3,11p' Makefile
 
 # ---------------------------------------------------------------- environment
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
@@ -80,6 +82,7 @@ test: $(STAMP) assets
 	$(MAKE) test-html
 	$(MAKE) test-jupyter
 	$(MAKE) test-standalone
+	$(MAKE) test-nbgrader NBGRADER_VENV=.venv-binder
 	@echo "make test: every layer passed."
 
 test-lib: $(STAMP)
@@ -109,6 +112,21 @@ test-student: $(STAMP) assets
 # The wheel, installed in a fresh venv outside the clone, finds its data (Colab, plain pip).
 test-standalone: $(STAMP)
 	$(BIN)/pytest tests/standalone -q -p no:cacheprovider -rs
+
+# nbgrader runs in its own venv (never in $(VENV)): generate_assignment, then
+# autograde of the solutions and of the unchanged release, side by side.
+# `make test` reuses the Binder venv (requirements.txt is installed there
+# already, and nbval has finished with it) instead of building another.
+NBGRADER_VENV ?= .venv-nbgrader
+$(NBGRADER_VENV)/.installed: requirements.txt pyproject.toml
+	@test -x $(NBGRADER_VENV)/bin/python || $(PYTHON) -m venv $(NBGRADER_VENV)
+	$(NBGRADER_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(NBGRADER_VENV)/bin/python -m pip install --quiet nbgrader==0.9.6 -r requirements.txt
+	@touch $@
+
+test-nbgrader: $(STAMP) $(NBGRADER_VENV)/.installed
+	$(MAKE) nbgrader
+	NBGRADER_VENV=$(CURDIR)/$(NBGRADER_VENV) JOBS=$(JOBS) $(BIN)/pytest tests/nbgrader -q -p no:cacheprovider -rs -s
 
 # Binder installs only requirements.txt, on the Python that runtime.txt names
 # (python-3.11): a fresh venv of that Python gets exactly that, then the test
@@ -150,8 +168,12 @@ student: $(STAMP) assets
 	mv _build/student-build/_build/html _build/student/html
 	@echo "Student edition: notebooks in _build/student/chapters, HTML at file://$(CURDIR)/_build/student/html/index.html"
 
+nbgrader: $(STAMP)
+	$(PY) tools/nbgrader_export.py --out _build/nbgrader
+	@echo "nbgrader course: cd _build/nbgrader && nbgrader generate_assignment '*'"
+
 bench: $(STAMP) assets
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf _build .venv-binder assets/vendor
+	rm -rf _build .venv-binder .venv-nbgrader assets/vendor

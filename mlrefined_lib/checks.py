@@ -29,7 +29,14 @@ __all__ = [
 
 
 class CheckFailed(AssertionError):
-    """Raised by a check when the answer is wrong; the message says how."""
+    """Raised by a check when the answer is wrong; the message says how.
+
+    IPython (Jupyter, nbgrader) shows it as one line, ``CheckFailed: message``,
+    without a traceback into this module.
+    """
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"\x1b[0;31m{type(self).__name__}\x1b[0m: {self}"]
 
 
 def _call(student: Callable, name: str, *args):
@@ -125,14 +132,25 @@ def check_descend_until_flat(student: Callable) -> None:
     x = rng.normal(size=(40, 2))
     y = 1.5 + x @ np.array([2.0, -1.0]) + 0.1 * rng.normal(size=40)
     g = least_squares(x, y)
-    for tol, max_its in [(1e-3, 10_000), (1e-12, 25)]:
-        reference = gradient_descent(g, np.zeros(3), 0.1, max_its, tol=tol)
-        result = _call(student, "descend_until_flat", g.gradient, np.zeros(3), 0.1, tol, max_its)
+    x_ext = np.column_stack([np.ones(len(x)), x])
+    flat = np.linalg.lstsq(x_ext, y, rcond=None)[0]        # the gradient is (numerically) zero here
+    for start, tol, max_its in [(np.zeros(3), 1e-3, 10_000), (np.zeros(3), 1e-12, 25), (flat, 1e-6, 50)]:
+        reference = gradient_descent(g, start.copy(), 0.1, max_its, tol=tol)
+        w0 = start.copy()
+        result = _call(student, "descend_until_flat", g.gradient, w0, 0.1, tol, max_its)
+        if not np.array_equal(w0, start):
+            raise CheckFailed("descend_until_flat changed the w0 it was given (an in-place update such as "
+                              "w -= ... on w0 itself). Start from a copy: w = np.array(w0, dtype=float).")
         if not (isinstance(result, tuple) and len(result) == 2):
             raise CheckFailed("descend_until_flat should return a pair (w, steps).")
         w, steps = result
         w = _as_array(w, "the weights returned by descend_until_flat", (3,))
         if int(steps) != reference.steps:
+            if reference.steps == 0:
+                raise CheckFailed(
+                    f"started where the gradient norm is already below tol={tol:g}, your function took "
+                    f"{int(steps)} step(s); it should take none. Test the norm before each step, not after it."
+                )
             what = "stop as soon as the gradient norm is at most tol" if reference.stop_reason == "tolerance" \
                 else f"stop after max_its = {max_its} steps when tol is never reached"
             raise CheckFailed(
@@ -213,16 +231,18 @@ def check_largest_convergent_alpha(student: Callable) -> None:
     of ``max_its`` steps stays finite and never increases the cost.
     """
     rng = np.random.default_rng(62)
+    name = getattr(student, "__name__", "")
+    name = name if name.isidentifier() else "your function"
     gammas = list(range(-1, 8))
     for scale in (1.0, 30.0, 1000.0):
         x = rng.uniform(0, scale, size=(60, 2))
         y = x @ np.array([1.0, -2.0]) + rng.normal(size=60)
         g = least_squares(x, y)
         expected = next((10.0**-gamma for gamma in sorted(gammas) if _reference_convergent(g, np.zeros(3), 10.0**-gamma, 50)), None)
-        got = _call(student, "largest_convergent_alpha", g, np.zeros(3), 50, gammas)
+        got = _call(student, name, g, np.zeros(3), 50, gammas)
         if got is None or expected is None or not np.isclose(float(got), expected, rtol=1e-12):
             raise CheckFailed(
-                f"for inputs on [0, {scale:g}] the largest convergent alpha is {expected!r}; yours is {got!r}. "
+                f"for inputs on [0, {scale:g}] the largest convergent alpha is {expected!r}; {name} returned {got!r}. "
                 "Try gammas from the smallest up (the largest alpha first) and return the first alpha whose run "
                 "is finite and never increases the cost."
             )
@@ -2020,3 +2040,168 @@ def check_robust_scale(student: Callable) -> None:
         f"{expected[worst]:.6g}. Compute each column's median and IQR on x_train (axis=0), then "
         "(x_new - median) / IQR."
     )
+
+
+# ------------------------------------------------------- grading: short failures, warnings kept off stderr
+#
+# Every public ``check_*`` function above is wrapped (at import) so that, in a
+# notebook and under nbgrader's autograder,
+#
+# * a failing check shows a one-line ``CheckFailed: ...`` message (IPython
+#   asks CheckFailed._render_traceback_), never the check's own source lines
+#   or a file path; the exception is raised afresh in the wrapper, whose frame
+#   carries ``__tracebackhide__`` (honoured by IPython and pytest), so no frame
+#   of the check itself is kept;
+# * an error raised in the student's own function (or in a library function
+#   that it called) keeps only the student's frames, so the traceback points
+#   at the line to fix; an error raised by the check itself on a malformed
+#   result becomes a CheckFailed;
+# * a warning raised while the check runs (for example a RuntimeWarning from
+#   an overflow in the student's function) is recorded instead of reaching
+#   stderr, which nbgrader counts as a failure; the check's own message
+#   mentions it.
+
+import functools as _functools
+import types as _types
+import warnings as _warnings
+from pathlib import Path as _Path
+
+_LIBRARY = str(_Path(__file__).resolve().parent)
+
+
+def _in_library(filename: str) -> bool:
+    try:
+        return str(_Path(filename).resolve()).startswith(_LIBRARY)
+    except (OSError, ValueError):
+        return False
+
+
+def _student_frames(tb):
+    """The entries of traceback ``tb`` outside this library (the student's code), as a new traceback."""
+    kept = []
+    while tb is not None:
+        if not _in_library(tb.tb_frame.f_code.co_filename):
+            kept.append(tb)
+        tb = tb.tb_next
+    new = None
+    for entry in reversed(kept):
+        new = _types.TracebackType(new, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return new
+
+
+def _warning_note(caught) -> str:
+    """One sentence on the first warning raised outside the library, or ''."""
+    outside = [w for w in caught if not _in_library(w.filename)]
+    if not outside:
+        return ""
+    first = outside[0]
+    more = f" (and {len(outside) - 1} more)" if len(outside) > 1 else ""
+    text = str(first.message).splitlines()[0] if str(first.message) else ""
+    return f"your function raised a {first.category.__name__}: {text}{more}."
+
+
+# Library functions that an exercise's text rules out ("NumPy only", "do not call
+# reg.ridge", "by hand"): while the check runs, a call to one of them from the
+# student's code (not from the library itself) fails the check with this reason.
+_FORBIDDEN = {
+    "check_least_squares_gradient": (("least_squares", "gradient_descent"), "NumPy only"),
+    "check_one_hot_by_hand": (("one_hot",), "no ml.one_hot"),
+    "check_bag_of_words_by_hand": (("tokenize", "bag_of_words"), "no tokenize or bag_of_words"),
+    "check_train_median_impute": (("mean_imputer", "knn_imputer"), "NumPy only, not mean_imputer"),
+    "check_knn_fill": (("knn_imputer",), "NumPy only"),
+    "check_diagonal_newton_step": (("newtons_method", "least_squares", "gradient_descent"), "NumPy only, not the library"),
+    "check_components_for_variance": (("explained_variance", "pca"), "NumPy only"),
+    "check_ridge_mean_form": (("ridge",), "do not call reg.ridge"),
+}
+
+
+class _Forbidden:
+    """While active, calls from outside the library to the named library functions are refused and recorded."""
+
+    def __init__(self, names, rule, student_globals):
+        import sys
+
+        self.rule, self.calls, self.patches = rule, [], []
+        package = sys.modules[__name__.rsplit(".", 1)[0]]
+        modules = [m for n, m in list(sys.modules.items()) if n == package.__name__ or n.startswith(package.__name__ + ".")]
+        for name in names:
+            original = getattr(package, name, None)
+            if original is None:
+                continue
+            guard = self._guard(name, original)
+            for namespace in [vars(m) for m in modules] + [student_globals]:
+                for key, value in list(namespace.items()):
+                    if value is original:
+                        self.patches.append((namespace, key, original))
+                        namespace[key] = guard
+
+    def _guard(self, name, original):
+        import sys
+
+        @_functools.wraps(original)
+        def guard(*args, **kwargs):
+            if _in_library(sys._getframe(1).f_code.co_filename):
+                return original(*args, **kwargs)
+            self.calls.append(name)
+            raise CheckFailed(self.message())
+
+        return guard
+
+    def message(self) -> str:
+        return (f"your function calls the library's `{self.calls[0]}`, which this exercise rules out "
+                f"({self.rule}): write that step yourself.")
+
+    def restore(self):
+        for namespace, key, original in reversed(self.patches):
+            namespace[key] = original
+
+
+def _graded(check: Callable) -> Callable:
+    """Wrap one check: short failures, no library frames, warnings recorded (see above)."""
+
+    @_functools.wraps(check)
+    def graded_check(*args, **kwargs):
+        __tracebackhide__ = True  # noqa: F841  (read by IPython and pytest)
+        forbidden = None
+        if check.__name__ in _FORBIDDEN and args and callable(args[0]):
+            names, rule = _FORBIDDEN[check.__name__]
+            forbidden = _Forbidden(names, rule, getattr(args[0], "__globals__", {}))
+        with _warnings.catch_warnings(record=True) as caught:
+            _warnings.simplefilter("always")
+            try:
+                try:
+                    result = check(*args, **kwargs)
+                finally:
+                    if forbidden is not None:
+                        forbidden.restore()
+                if forbidden is not None and forbidden.calls:
+                    raise CheckFailed(forbidden.message())
+            except CheckFailed as failure:
+                message = forbidden.message() if forbidden is not None and forbidden.calls else str(failure)
+                note = _warning_note(caught)
+                if note and note not in message:
+                    message = f"{message} Note: {note}"
+                problem = type(failure)(message)
+            except Exception as error:  # noqa: BLE001
+                if _student_frames(error.__traceback__) is None:   # raised by the check itself
+                    problem = CheckFailed(
+                        f"the check could not use what your function returned "
+                        f"({type(error).__name__}: {error}). Compare its type and shape with what the exercise asks for."
+                    )
+                else:
+                    error.__suppress_context__ = True
+                    raise error.with_traceback(_student_frames(error.__traceback__))
+            else:
+                note = _warning_note(caught)
+                if note:
+                    print(f"Note: {note} The answer is still accepted; see whether you can avoid it.")
+                return result
+        raise problem from None
+
+    graded_check.__tracebackhide__ = True
+    return graded_check
+
+
+for _name in [n for n, f in globals().items() if n.startswith("check_") and callable(f)]:
+    globals()[_name] = _graded(globals()[_name])
+del _name

@@ -1,0 +1,207 @@
+"""The checks are fit for grading (nbgrader): short failures, warnings kept off
+stderr, the student's own names in messages, and the gaps of the first checks
+closed (an in-place w0, a test after the step, shortcuts an exercise rules out).
+"""
+
+from __future__ import annotations
+
+import traceback
+import warnings
+
+import numpy as np
+import pytest
+
+import mlrefined_lib as ml
+from mlrefined_lib import checks
+from mlrefined_lib import regularization as reg
+from mlrefined_lib.imputation import mean_imputer
+
+
+def right_gradient(x, y, w):
+    x_ext = np.column_stack([np.ones(len(x)), x])
+    return 2.0 / len(x) * x_ext.T @ (x_ext @ w - y)
+
+
+def descend_until_flat(gradient, w0, alpha, tol, max_its):
+    w, steps = np.array(w0, dtype=float), 0
+    direction = gradient(w)
+    while steps < max_its and np.linalg.norm(direction) > tol:
+        w = w - alpha * direction
+        direction = gradient(w)
+        steps += 1
+    return w, steps
+
+
+# ------------------------------------------------------------ warnings and messages
+
+
+def test_a_warning_in_a_correct_answer_never_reaches_stderr(capsys):
+    def noisy_gradient(x, y, w):
+        warnings.warn("overflow encountered in exp", RuntimeWarning)
+        return right_gradient(x, y, w)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")           # a warning escaping the check would raise here
+        checks.check_least_squares_gradient(noisy_gradient)
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.startswith("Correct") and "RuntimeWarning" in out
+
+
+def test_a_warning_is_named_in_a_failure_message():
+    def noisy_wrong(x, y, w):
+        warnings.warn("divide by zero", RuntimeWarning)
+        return right_gradient(x, y, w) / 2
+
+    with pytest.raises(checks.CheckFailed, match="half the right size.*RuntimeWarning: divide by zero"):
+        checks.check_least_squares_gradient(noisy_wrong)
+
+
+def failure_of(check, student):
+    with pytest.raises(checks.CheckFailed) as info:
+        check(student)
+    return info.value
+
+
+def test_failure_shows_one_line_in_ipython_without_source_or_path():
+    failure = failure_of(checks.check_least_squares_gradient, lambda x, y, w: right_gradient(x, y, w) / 2)
+    rendered = failure._render_traceback_()
+    assert len(rendered) == 1 and "CheckFailed" in rendered[0] and "half the right size" in rendered[0]
+    assert "checks.py" not in rendered[0] and "/" not in rendered[0].split(":", 1)[0]
+
+
+def test_failure_traceback_holds_no_frame_of_the_check():
+    failure = failure_of(checks.check_least_squares_gradient, lambda x, y, w: -right_gradient(x, y, w))
+    frames = traceback.extract_tb(failure.__traceback__)
+    # Only the wrapper's own frame (hidden by __tracebackhide__) may come from checks.py,
+    # never the check's body with its reference computation.
+    inside = [f for f in frames if f.filename.endswith("checks.py")]
+    assert [f.name for f in inside] == ["graded_check"]
+    assert failure.__suppress_context__ and failure.__cause__ is None
+
+
+def test_error_in_student_code_keeps_the_student_frames_only():
+    def broken(x, y, w):
+        return x.no_such_attribute
+
+    with pytest.raises(AttributeError) as info:
+        checks.check_least_squares_gradient(broken)
+    frames = traceback.extract_tb(info.value.__traceback__)
+    assert frames[-1].name == "broken"
+    assert [f.name for f in frames if f.filename.endswith("checks.py")] == ["graded_check"]
+
+
+def test_error_in_a_library_call_made_by_the_student_points_at_the_student():
+    def one_hot_by_hand(values, categories):
+        return ml.standard_normalizer(np.array([[np.nan]]))   # the library refuses NaN: a ValueError
+
+    with pytest.raises(ValueError) as info:
+        checks.check_one_hot_by_hand(one_hot_by_hand)
+    frames = traceback.extract_tb(info.value.__traceback__)
+    assert frames[-1].name == "one_hot_by_hand"
+    assert not isinstance(info.value, checks.CheckFailed)
+
+
+def test_a_wrong_type_inside_the_check_becomes_a_short_failure():
+    with pytest.raises(checks.CheckFailed):
+        checks.check_least_squares_gradient(lambda x, y, w: {"not": "an array"})
+
+
+def test_stub_message_is_unchanged():
+    def stub(x, y, w):
+        raise NotImplementedError("Exercise: replace this line with your code.")
+
+    with pytest.raises(checks.CheckFailed, match="not written yet.*NotImplementedError"):
+        checks.check_least_squares_gradient(stub)
+
+
+# ----------------------------------------------------------------- chapter 6: names
+
+
+def test_largest_alpha_message_uses_the_students_name():
+    def largest_alpha(g, w0, max_its, gammas):
+        return 1.0
+
+    failure = failure_of(checks.check_largest_convergent_alpha, largest_alpha)
+    assert "largest_alpha returned" in str(failure) and "largest_convergent_alpha" not in str(failure)
+
+
+# ---------------------------------------------------------- chapter 1: descend_until_flat
+
+
+def test_descend_until_flat_right_answer_passes(capsys):
+    checks.check_descend_until_flat(descend_until_flat)
+    assert capsys.readouterr().out.startswith("Correct")
+
+
+def test_descend_until_flat_catches_in_place_update_of_w0():
+    def in_place(gradient, w0, alpha, tol, max_its):
+        w, steps = w0, 0                       # no copy: w0 itself moves
+        while steps < max_its and np.linalg.norm(gradient(w)) > tol:
+            w -= alpha * gradient(w)
+            steps += 1
+        return w, steps
+
+    with pytest.raises(checks.CheckFailed, match="changed the w0"):
+        checks.check_descend_until_flat(in_place)
+
+
+def test_descend_until_flat_catches_test_after_the_step():
+    def test_after_step(gradient, w0, alpha, tol, max_its):
+        w, steps = np.array(w0, dtype=float), 0
+        while steps < max_its:
+            w = w - alpha * gradient(w)
+            steps += 1
+            if np.linalg.norm(gradient(w)) <= tol:
+                break
+        return w, steps
+
+    with pytest.raises(checks.CheckFailed, match="should take none"):
+        checks.check_descend_until_flat(test_after_step)
+
+
+# ------------------------------------------------------------- shortcuts ruled out
+
+
+def test_ridge_mean_form_may_not_call_reg_ridge():
+    def ridge_mean_form(x, y, lam):
+        return reg.ridge(x, y, lam * len(x))
+
+    with pytest.raises(checks.CheckFailed, match="`ridge`.*do not call reg.ridge"):
+        checks.check_ridge_mean_form(ridge_mean_form)
+    assert reg.ridge is ml.ridge and reg.ridge.__module__ == "mlrefined_lib.regularization"
+
+
+def test_training_medians_may_not_use_mean_imputer():
+    def fill_with_training_medians(x_train, x_new):
+        fill = mean_imputer(x_train)          # a name imported into the student's namespace
+        return fill(x_train), fill(x_new)
+
+    with pytest.raises(checks.CheckFailed, match="`mean_imputer`"):
+        checks.check_train_median_impute(fill_with_training_medians)
+    assert mean_imputer.__module__ == "mlrefined_lib.imputation"
+
+
+def test_one_hot_by_hand_may_not_call_ml_one_hot():
+    def one_hot_by_hand(values, categories):
+        return ml.one_hot(np.asarray(values, dtype=object), list(categories))[0]
+
+    with pytest.raises(checks.CheckFailed, match="`one_hot`"):
+        checks.check_one_hot_by_hand(one_hot_by_hand)
+
+
+def test_gradient_may_not_use_the_library_cost():
+    def least_squares_gradient(x, y, w):
+        return ml.least_squares(x, y).gradient(w)
+
+    with pytest.raises(checks.CheckFailed, match="`least_squares`.*NumPy only"):
+        checks.check_least_squares_gradient(least_squares_gradient)
+
+
+def test_the_library_itself_may_use_a_ruled_out_function():
+    # check_descend_until_flat hands the student g.gradient, built by least_squares inside the library;
+    # the library's own calls are never refused, and the functions come back unchanged.
+    checks.check_ridge_mean_form(lambda x, y, lam: np.linalg.solve(
+        *(lambda a: (a.T @ a / len(x) + lam * np.diag([0.0] + [1.0] * x.shape[1]), a.T @ y / len(x)))(
+            np.column_stack([np.ones(len(x)), x]))))
+    assert ml.ridge(np.eye(3), np.ones(3), 1.0).shape == (4,)

@@ -1,0 +1,259 @@
+"""The nbgrader course (`make nbgrader`, tools/nbgrader_export.py), graded by real nbgrader.
+
+Run by `make test-nbgrader`, which builds `.venv-nbgrader` (nbgrader and
+requirements.txt, apart from the book's own venv) and sets NBGRADER_VENV.
+The test writes a fresh course with the same tool as `make nbgrader`, runs
+`nbgrader generate_assignment` on every chapter, then autogrades two
+submissions of every chapter, in JOBS (at least 2) nbgrader processes at the
+same time, each on its own copy of the course: the source notebooks (every solution in place), which must earn
+every code point and run without an error in any cell (the exercise
+notebooks keep every chapter cell their exercises use), and the unchanged
+release, which must earn none. It also checks that the release holds no
+solution code and no worked answer.
+
+Without NBGRADER_VENV and without `.venv-nbgrader` the nbgrader part is
+skipped; the checks of the exported notebooks themselves always run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("nbgrader_export", ROOT / "tools" / "nbgrader_export.py")
+nbgrader_export = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(nbgrader_export)
+student_edition = nbgrader_export.student_edition
+
+BOOK_NOTEBOOKS = [
+    ROOT / f"{name}.ipynb"
+    for name in student_edition.toc_files(yaml.safe_load((ROOT / "_toc.yml").read_text()))
+    if (ROOT / f"{name}.ipynb").exists() and name.startswith("chapters/")
+]
+VENV = Path(os.environ.get("NBGRADER_VENV", ROOT / ".venv-nbgrader"))
+GRADES = """
+import json, sys
+from nbgrader.api import Gradebook
+rows = []
+with Gradebook("sqlite:///gradebook.db") as gb:
+    for assignment in gb.assignments:
+        for submission in gb.assignment_submissions(assignment.name):
+            for notebook in submission.notebooks:
+                for grade in notebook.grades:
+                    rows.append(dict(assignment=assignment.name, notebook=notebook.name, cell=grade.name,
+                                     auto=grade.auto_score, max=grade.max_score,
+                                     kind="code" if grade.cell.cell_type == "code" else "answer"))
+json.dump(rows, sys.stdout)
+"""
+
+
+def worked_answers(notebook) -> list[str]:
+    """The worked answers' sentences (their longer lines) in a book notebook."""
+    lines = []
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            for match in nbgrader_export.SOLUTION.finditer(cell.source):
+                _, body = nbgrader_export.split_options(match["body"])
+                lines += [line.strip() for line in body.splitlines() if len(line.strip()) > 40]
+    return lines
+
+
+def solution_code(notebook) -> list[str]:
+    lines = []
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and student_edition.BEGIN in cell.source:
+            inside = False
+            for line in cell.source.splitlines():
+                inside = (inside or line.strip() == student_edition.BEGIN) and line.strip() != student_edition.END
+                if inside and line.strip() != student_edition.BEGIN and len(line.strip()) > 12:
+                    lines.append(line.strip())
+    return lines
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory) -> Path:
+    """A fresh export (the same tool `make nbgrader` runs)."""
+    out = tmp_path_factory.mktemp("course") / "course"
+    assert nbgrader_export.main(out) == 0
+    return out
+
+
+def exported(course: Path, book_path: Path) -> Path:
+    return course / "source" / book_path.parent.name / book_path.name
+
+
+# ------------------------------------------------------------ the exported notebooks
+
+
+def test_every_chapter_notebook_is_exported(course):
+    assert BOOK_NOTEBOOKS
+    for book_path in BOOK_NOTEBOOKS:
+        assert exported(course, book_path).exists(), book_path
+    assert "course_id" in (course / "nbgrader_config.py").read_text()
+
+
+@pytest.mark.parametrize("book_path", BOOK_NOTEBOOKS, ids=lambda p: p.stem)
+def test_exported_notebook_has_nbgrader_cells_and_no_myst_wrappers(course, book_path):
+    book = nbformat.read(book_path, 4)
+    source = nbformat.read(exported(course, book_path), 4)
+    text = nbformat.writes(source)
+    assert "{solution" not in text and "{exercise}" not in text, "MyST exercise or solution syntax survived"
+    assert "widgets" not in source.metadata
+    assert all(not c.outputs and c.execution_count is None for c in source.cells if c.cell_type == "code")
+    meta = [c.metadata.get("nbgrader", {}) for c in source.cells]
+    ids = [m["grade_id"] for m in meta if m]
+    assert len(ids) == len(set(ids)), "grade ids must be unique"
+    solutions = [c for c, m in zip(source.cells, meta) if m.get("solution") and c.cell_type == "code"]
+    checks = [c for c, m in zip(source.cells, meta) if m.get("grade") and c.cell_type == "code"]
+    answers = [c for c, m in zip(source.cells, meta) if m.get("grade") and c.cell_type == "markdown"]
+    assert len(solutions) == sum(student_edition.BEGIN in c.source for c in book.cells if c.cell_type == "code")
+    assert all(c.metadata.nbgrader["locked"] and c.metadata.nbgrader["points"] > 0 for c in checks)
+    assert len(checks) == sum("check" in c.metadata.get("tags", []) for c in book.cells)
+    assert len(answers) == sum(len(list(nbgrader_export.SOLUTION.finditer(c.source)))
+                               for c in book.cells if c.cell_type == "markdown")
+    for cell in answers:
+        assert cell.metadata.nbgrader["solution"] and cell.metadata.nbgrader["points"] > 0
+        assert student_edition.BEGIN in cell.source and student_edition.END in cell.source
+    for cell in source.cells:
+        if student_edition.BEGIN in cell.source:
+            assert cell.metadata.get("nbgrader", {}).get("solution"), "a solution region in a non-solution cell"
+
+
+@pytest.mark.parametrize("book_path", BOOK_NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_exercise_states_difficulty_time_and_points(book_path):
+    for cell in nbformat.read(book_path, 4).cells:
+        if cell.cell_type == "markdown":
+            for match in nbgrader_export.EXERCISE.finditer(cell.source):
+                _, body = nbgrader_export.split_options(match["body"])
+                first = body.strip().splitlines()[0]
+                assert re.fullmatch(r"★{1,3} · about \d+ min · \d+ points( \(\d+ for the discussion\))?", first), \
+                    f"{match['title']!r}: first line {first!r}"
+
+
+# ------------------------------------------------------------------ real nbgrader
+
+
+def nbgrader(course: Path, *args: str, timeout: int = 900) -> subprocess.Popen:
+    env = dict(os.environ, PATH=f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
+    env.pop("PYTHONPATH", None)
+    env.pop("JUPYTER_PATH", None)
+    return subprocess.Popen([str(VENV / "bin" / "nbgrader"), *args], cwd=course, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def finish(process: subprocess.Popen, what: str, timeout: int = 900) -> str:
+    output, _ = process.communicate(timeout=timeout)
+    assert process.returncode == 0, f"{what} failed:\n{output[-4000:]}"
+    assert "[ERROR]" not in output and "| ERROR]" not in output, f"{what} reported errors:\n{output[-4000:]}"
+    return output
+
+
+def grades(course: Path) -> list[dict]:
+    output = subprocess.run([str(VENV / "bin" / "python"), "-c", GRADES], cwd=course, check=True, text=True,
+                            capture_output=True).stdout
+    return json.loads(output)
+
+
+@pytest.fixture(scope="module")
+def graded(course, tmp_path_factory):
+    if not (VENV / "bin" / "nbgrader").exists():
+        if "NBGRADER_VENV" in os.environ:
+            pytest.fail(f"NBGRADER_VENV={VENV} has no nbgrader")
+        pytest.skip("no .venv-nbgrader: run `make test-nbgrader`")
+    started = time.perf_counter()
+    finish(nbgrader(course, "generate_assignment", "*"), "nbgrader generate_assignment")
+    generated = time.perf_counter()
+    # Two submissions (the solutions, the unchanged release), graded by JOBS autograde
+    # processes at the same time, each on its own copy of the course (and gradebook) with
+    # a share of the chapters: every chapter of both submissions is autograded once.
+    jobs = max(2, int(os.environ.get("JOBS", "2")))
+    chapters = sorted({p.parent.name for p in BOOK_NOTEBOOKS})
+    shares = {"solutions": [], "release": []}
+    per_student = max(1, jobs // 2)
+    for student in shares:
+        shares[student] = [chapters[i::per_student] for i in range(per_student)]
+    work = tmp_path_factory.mktemp("graded")
+    running = []
+    for student, folder in [("solutions", "source"), ("release", "release")]:
+        for number, share in enumerate(shares[student]):
+            copy = work / f"{student}-{number}"
+            shutil.copytree(course, copy)
+            for book_path in BOOK_NOTEBOOKS:
+                if book_path.parent.name in share:
+                    target = copy / "submitted" / student / book_path.parent.name / book_path.name
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(course / folder / book_path.parent.name / book_path.name, target)
+            running.append((student, copy, nbgrader(copy, "autograde", "*")))
+    results = {"solutions": [], "release": [], "errors": []}
+    for student, copy, process in running:
+        finish(process, f"nbgrader autograde of the {student} ({copy.name})")
+        results[student] += grades(copy)
+        if student == "solutions":
+            for path in sorted((copy / "autograded" / student).glob("*/*.ipynb")):
+                for index, cell in enumerate(nbformat.read(path, 4).cells):
+                    if cell.cell_type == "code" and "raises-exception" not in cell.metadata.get("tags", []):
+                        results["errors"] += [f"{path.parent.name}/{path.name} cell {index}: {o.ename}: {o.evalue}"
+                                              for o in cell.outputs if o.output_type == "error"]
+    done = time.perf_counter()
+    print(f"\nnbgrader: generate_assignment {generated - started:.0f} s, "
+          f"autograde of both submissions ({len(running)} processes) {done - generated:.0f} s")
+    return results
+
+
+def test_solutions_earn_every_code_point(graded):
+    code = [g for g in graded["solutions"] if g["kind"] == "code"]
+    assert len(code) == sum(
+        "check" in c.metadata.get("tags", []) for p in BOOK_NOTEBOOKS for c in nbformat.read(p, 4).cells)
+    missed = [f"{g['notebook']}/{g['cell']}: {g['auto']} of {g['max']}" for g in code if g["auto"] != g["max"]]
+    assert not missed, f"the solutions lost points: {missed}"
+
+
+def test_solutions_run_without_errors(graded):
+    """Every cell of the graded solutions runs: the exercise notebooks hold every cell their exercises use."""
+    assert not graded["errors"], graded["errors"]
+
+
+def test_exercise_notebook_keeps_setup_and_every_exercise_cell():
+    for book_path in BOOK_NOTEBOOKS:
+        book = nbformat.read(book_path, 4)
+        kept = nbgrader_export.exercise_cells(book.cells)
+        first_code = next(i for i, c in enumerate(book.cells) if c.cell_type == "code")
+        start = next(i for i, c in enumerate(book.cells)
+                     if c.cell_type == "markdown" and nbgrader_export.EXERCISE.search(c.source))
+        assert first_code in kept and set(range(start, len(book.cells))) <= set(kept)
+        assert len(kept) < len(book.cells)
+
+
+def test_unchanged_release_earns_no_code_point(graded):
+    code = [g for g in graded["release"] if g["kind"] == "code"]
+    assert code and all(g["max"] > 0 for g in code)
+    earned = [f"{g['notebook']}/{g['cell']}: {g['auto']}" for g in code if g["auto"] != 0]
+    assert not earned, f"the unchanged release earned points: {earned}"
+    answers = [g for g in graded["release"] if g["kind"] == "answer"]
+    assert answers and all(g["auto"] == 0 for g in answers), "an unchanged answer cell should score 0"
+
+
+def test_release_holds_no_solution(graded, course):
+    for book_path in BOOK_NOTEBOOKS:
+        book = nbformat.read(book_path, 4)
+        release = nbformat.read(course / "release" / book_path.parent.name / book_path.name, 4)
+        text = nbformat.writes(release)
+        assert student_edition.BEGIN not in text and student_edition.END not in text
+        code = "\n".join(c.source for c in release.cells if c.cell_type == "code")
+        outside = "\n".join(student_edition.strip_solution_code(c.source) for c in book.cells if c.cell_type == "code")
+        for line in solution_code(book):
+            assert code.count(line) <= outside.count(line), f"{book_path.name}: solution code survived: {line!r}"
+        prose = "\n".join(c.source for c in release.cells if c.cell_type == "markdown")
+        for line in worked_answers(book):
+            assert line not in prose, f"{book_path.name}: a worked answer survived: {line!r}"
