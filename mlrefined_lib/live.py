@@ -17,9 +17,7 @@ page needs, however many points there are. The browser runs
 :func:`mlrefined_lib.gradient_descent`; the path it draws is exposed as the
 ``data-path`` attribute (JSON) of the widget's root element.
 
-Where the front-end code comes from
------------------------------------
-The widget is an ``anywidget``: its front end is the ES module
+**Where the front-end code comes from.** The widget is an ``anywidget``: its front end is the ES module
 ``mlrefined_lib/static/quadratic_descent.js``, shipped with the package.
 
 * **JupyterLab 4 and Notebook 7**: the running kernel sends the module's text
