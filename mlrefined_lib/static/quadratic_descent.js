@@ -356,7 +356,7 @@ function render({ model, el: root }) {
     schedule(e);
   }
   let dragging = false;
-  canvas.addEventListener("pointerdown", (e) => { dragging = true; canvas.setPointerCapture(e.pointerId); setStartFromPointer(e); });
+  canvas.addEventListener("pointerdown", (e) => { canvas.focus(); dragging = true; canvas.setPointerCapture(e.pointerId); setStartFromPointer(e); });
   canvas.addEventListener("pointermove", (e) => { if (dragging) setStartFromPointer(e); });
   const release = () => { if (dragging) { dragging = false; sync("start"); } };
   canvas.addEventListener("pointerup", release);
@@ -371,8 +371,13 @@ function render({ model, el: root }) {
     schedule(e);
   });
   canvas.addEventListener("keyup", (e) => { if (e.key.startsWith("Arrow")) sync("start"); });
-  // Keep JupyterLab's command-mode shortcuts (arrows, j/k, a/b, d d...) away from the widget.
+  // Keep the notebook's command-mode shortcuts (arrows, j/k, a/b, d d...) away from the widget:
+  // JupyterLab listens in the bubbling phase (stopPropagation is enough); Notebook 7 listens
+  // in the capture phase, and Lumino skips shortcuts for targets inside this attribute.
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
   root.addEventListener("keydown", (e) => e.stopPropagation());
+  // A click in the widget must not let the notebook move the focus to the cell (Notebook 7 does).
+  root.addEventListener("mousedown", (e) => e.stopPropagation());
   const initial = { alpha: state.alpha, steps: state.steps, blend: state.blend, start: state.start.slice() };
   reset.addEventListener("click", () => {
     Object.assign(state, { ...initial, start: initial.start.slice() });
