@@ -33,7 +33,9 @@ page needs, however many points there are. The browser runs
   module that only says it needs a kernel. ``tools/vendor_assets.py`` copies
   both files from the installed packages, so their versions match.
 * **No JavaScript**, or a notebook opened before it is run: the output also
-  carries a PNG of the initial view (``image/png``) and a text description.
+  carries a PNG of the initial view (``image/png``, its alt text in the
+  output's metadata) and a text description; in the built book,
+  ``tools/live_fallback.py`` puts that PNG in a ``<noscript>`` next to the view.
 
 The controls sync their value to the kernel only when released (``change``),
 and redraw locally on every ``input`` event.

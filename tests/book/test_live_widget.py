@@ -239,3 +239,44 @@ def test_the_vendored_front_ends_equal_the_installed_packages():
     built = ROOT / "_build/html/_static/vendor/anywidget/index.js"
     if built.is_file():
         assert built.read_bytes() == copies[ASSETS / "vendor/anywidget/index.js"].read_bytes()
+
+
+def test_readers_without_javascript_see_the_png_with_alt_text(browser, tmp_path, data):
+    """tools/live_fallback.py puts each widget's PNG in a <noscript> next to its view."""
+    import importlib.util
+    import types
+
+    import nbformat
+
+    spec = importlib.util.spec_from_file_location("live_fallback", ROOT / "tools" / "live_fallback.py")
+    fallback = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fallback)
+    widget = live.quadratic_descent(data["x"], data["y"], xrange=(-3, 9), yrange=(-2, 12))
+    bundle, metadata = widget._repr_mimebundle_()
+    other = {"application/vnd.jupyter.widget-view+json": {"model_id": "abc", "version_major": 2, "version_minor": 0},
+             "text/plain": "a frames slider"}
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("w", outputs=[
+        nbformat.v4.new_output("display_data", data=other),
+        nbformat.v4.new_output("display_data", data=bundle, metadata=metadata)])])
+    source = tmp_path / "page.ipynb"
+    nbformat.write(notebook, source)
+    # The built page's views carry other model ids (the build may execute the notebook again).
+    view = '<script type="application/vnd.jupyter.widget-view+json">{"model_id": "%s"}</script>'
+    context = {"body": f"<div>{view % 'one'}</div><div>{view % 'two'}</div>"}
+    app = types.SimpleNamespace(env=types.SimpleNamespace(doc2path=lambda name: str(source)))
+    fallback._add_fallbacks(app, "page", "page.html", context, None)
+    assert context["body"].count("<noscript>") == 1 and context["body"].index("<noscript>") > context["body"].index("two")
+    page_file = tmp_path / "nojs.html"
+    page_file.write_text(f'<!DOCTYPE html><html lang="en"><head><title>t</title></head><body>{context["body"]}</body></html>')
+    for scripts in (False, True):
+        browser_context = browser.new_context(java_script_enabled=scripts)
+        page = browser_context.new_page()
+        page.goto(page_file.as_uri())
+        images = page.locator("img")
+        if scripts:  # with JavaScript the <noscript> content is not shown
+            assert images.count() == 0
+        else:
+            assert images.count() == 1 and images.first.is_visible()
+            assert images.first.get_attribute("alt") == widget.description()
+            assert images.first.evaluate("i => i.complete && i.naturalWidth > 100")
+        browser_context.close()
