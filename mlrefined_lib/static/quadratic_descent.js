@@ -361,7 +361,7 @@ function render({ model, el: root }) {
   const release = () => { if (dragging) { dragging = false; sync("start"); } };
   canvas.addEventListener("pointerup", release);
   canvas.addEventListener("pointercancel", release);
-  canvas.addEventListener("keydown", (e) => {
+  function plotKey(e) {
     const dx = (x1 - x0) / (e.shiftKey ? 10 : 100), dy = (y1 - y0) / (e.shiftKey ? 10 : 100);
     const moves = { ArrowLeft: [-dx, 0], ArrowRight: [dx, 0], ArrowUp: [0, dy], ArrowDown: [0, -dy] };
     if (!(e.key in moves)) return;
@@ -369,14 +369,24 @@ function render({ model, el: root }) {
     const [mx, my] = moves[e.key];
     state.start = [Math.min(Math.max(state.start[0] + mx, x0), x1), Math.min(Math.max(state.start[1] + my, y0), y1)];
     schedule(e);
-  });
-  canvas.addEventListener("keyup", (e) => { if (e.key.startsWith("Arrow")) sync("start"); });
-  // Keep the notebook's command-mode shortcuts (arrows, j/k, a/b, d d...) away from the widget:
-  // JupyterLab listens in the bubbling phase (stopPropagation is enough); Notebook 7 listens
-  // in the capture phase, and Lumino skips shortcuts for targets inside this attribute.
+  }
+  // Keys pressed inside the widget are the widget's: the notebook's command-mode shortcuts
+  // (arrows, j/k, a/b, d d...) must not see them. JupyterLab listens on the document in the
+  // bubbling phase, Notebook 7 in the capture phase; a capture listener on the window runs
+  // before both. It stops the event there (the browser's default action, e.g. an arrow moving
+  // a range control, still happens) and handles the plot's keys itself.
+  function windowKey(e) {
+    if (!root.contains(e.target)) return;
+    e.stopPropagation();
+    if (e.target === canvas) {
+      if (e.type === "keydown") plotKey(e);
+      else if (e.key.startsWith("Arrow")) sync("start");
+    }
+  }
+  window.addEventListener("keydown", windowKey, true);
+  window.addEventListener("keyup", windowKey, true);
   root.setAttribute("data-lm-suppress-shortcuts", "true");
-  root.addEventListener("keydown", (e) => e.stopPropagation());
-  // A click in the widget must not let the notebook move the focus to the cell (Notebook 7 does).
+  // A click in the widget must not let the notebook move the focus to the cell.
   root.addEventListener("mousedown", (e) => e.stopPropagation());
   const initial = { alpha: state.alpha, steps: state.steps, blend: state.blend, start: state.start.slice() };
   reset.addEventListener("click", () => {
@@ -398,7 +408,11 @@ function render({ model, el: root }) {
 
   updateOutputs();
   draw();
-  return () => { for (const n of ["alpha", "steps", "blend", "start"]) model.off(`change:${n}`, fromModel); };
+  return () => {
+    for (const n of ["alpha", "steps", "blend", "start"]) model.off(`change:${n}`, fromModel);
+    window.removeEventListener("keydown", windowKey, true);
+    window.removeEventListener("keyup", windowKey, true);
+  };
 }
 
 export default { render };
