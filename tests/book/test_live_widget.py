@@ -181,7 +181,8 @@ def test_controls_redraw_the_path_and_it_stays_exact(browser, serve, tmp_path, d
     canvas.focus()
     for key in ["ArrowRight", "ArrowRight", "ArrowUp"]:
         page.keyboard.press(key)
-    page.wait_for_function("() => JSON.parse(document.querySelector('.mlr-live').dataset.path)[0][0] > 0")
+    # Wait for the last key's redraw (ArrowUp), not just the first one's.
+    page.wait_for_function("() => JSON.parse(document.querySelector('.mlr-live').dataset.path)[0][1] > 0.1")
     drawn = drawn_paths(page)[0]
     assert np.allclose(drawn[0], [0.24, 0.14]), drawn[0]
     assert_same(drawn, python_path(0.3 * x + 0.7 * z, y, alpha, 60, drawn[0]), "after the arrow keys")
