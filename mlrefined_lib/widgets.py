@@ -212,3 +212,8 @@ def frames_slider(
     result = FrameSlider(slider, stack, images, values, play=player, links=links)
     _remember_in_cell(result)
     return result
+
+
+from .live import QuadraticDescent, quadratic_descent  # noqa: E402  (continuous widget, chapters 1, 6, 8)
+
+__all__ += ["quadratic_descent", "QuadraticDescent"]

@@ -4,7 +4,12 @@
     python tools/vendor_assets.py --cdn OUT  # no npm: write a config that uses CDNs
 
 The book's pages need MathJax 3, require.js and the Jupyter widgets HTML
-manager. `_config.yml` points at local copies under `_static/vendor/`, so a
+manager, and the continuous widgets (mlrefined_lib.live) need anywidget's
+front end and the library's own widget modules. Those last two come from the
+INSTALLED anywidget package (its ``nbextension/index.js``, the AMD module
+that the widget manager loads) and from this repository's
+``mlrefined_lib/static/``, in both modes, so the page runs the same versions
+as the kernel. `_config.yml` points at local copies under `_static/vendor/`, so a
 built page loads nothing from outside the machine. Without npm, `--cdn` writes
 a copy of `_config.yml` that points at the public CDNs instead (the pages then
 need a network connection), and says so loudly.
@@ -13,6 +18,7 @@ need a network connection), and says so loudly.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import shutil
 import sys
 from pathlib import Path
@@ -32,6 +38,12 @@ COPIES = [
     ("mathjax/es5/output/chtml/fonts/woff-v2", "mathjax/output/chtml/fonts/woff-v2"),
     ("requirejs/require.js", "require.js"),
     ("@jupyter-widgets/html-manager/dist/embed-amd.js", "html-manager/embed-amd.js"),
+]
+# (installed package, or None for this repository; file inside it; destination under assets/vendor)
+PACKAGE_COPIES = [
+    ("anywidget", "nbextension/index.js", "anywidget/index.js"),
+    (None, "mlrefined_lib/static/quadratic_descent.js", "mlrefined/quadratic_descent.js"),
+    (None, "mlrefined_lib/static/needs_kernel.js", "mlrefined/needs_kernel.js"),
 ]
 # The widget manager's Font Awesome 4 fonts, which its stylesheet asks for.
 FONT_PATTERNS = ("*.woff2", "*.woff", "*.ttf")
@@ -63,6 +75,26 @@ def copy_from_node_modules() -> None:
     print(f"vendor_assets: copied MathJax, require.js and the widget manager into {VENDOR.relative_to(ROOT)}/")
 
 
+def package_file(package: str, relative: str) -> Path:
+    """A file inside an installed Python package (found without importing it)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit(f"vendor_assets: the Python package {package} is not installed (see requirements.txt).")
+    path = Path(next(iter(spec.submodule_search_locations))) / relative
+    if not path.is_file():
+        sys.exit(f"vendor_assets: {path} is missing from the installed {package}.")
+    return path
+
+
+def copy_from_packages() -> None:
+    """Copy anywidget's front end and the library's widget modules into assets/vendor/."""
+    for package, relative, dst in PACKAGE_COPIES:
+        target = VENDOR / dst
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(package_file(package, relative) if package else ROOT / relative, target)
+    print(f"vendor_assets: copied anywidget's front end and mlrefined_lib/static into {VENDOR.relative_to(ROOT)}/")
+
+
 def write_cdn_config(out: Path) -> None:
     text = (ROOT / "_config.yml").read_text()
     for local, remote in CDN.items():
@@ -87,3 +119,4 @@ if __name__ == "__main__":
         write_cdn_config(args.cdn)
     else:
         copy_from_node_modules()
+    copy_from_packages()

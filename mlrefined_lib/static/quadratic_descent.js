@@ -1,0 +1,418 @@
+// Front end of mlrefined_lib.live.QuadraticDescent (an anywidget ES module).
+// Python sends the quadratic form's moments; this file only draws and iterates
+// w <- w - alpha (H w + b). The path drawn is kept in the root element's
+// `data-path` attribute (JSON), with the exact values used in `data-alpha` and
+// `data-blend` (a range control rounds to its step), so tests can compare it
+// with Python's.
+
+const PATH_STOPS = [[0x1a, 0x96, 0x41], [0xfd, 0xae, 0x61], [0xd7, 0x19, 0x1c]]; // plotting.PATH_COLORS
+const MARGIN = { left: 56, right: 12, top: 30, bottom: 44 };
+
+function pathColor(s) {
+  const u = Math.min(Math.max(s, 0), 1) * 2;
+  const i = Math.min(Math.floor(u), 1);
+  const t = u - i;
+  const a = PATH_STOPS[i], b = PATH_STOPS[i + 1];
+  const c = a.map((v, k) => Math.round(v + (b[k] - v) * t));
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+}
+
+function hexToRgb(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+function fmt(v, digits = 4) {
+  if (!isFinite(v)) return String(v);
+  const a = Math.abs(v);
+  if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(2);
+  return Number(v.toPrecision(digits)).toString();
+}
+
+// Moments (M, c, m) at a blend value: the formula of mlrefined_lib.live._moments_at.
+export function momentsAt(moments, blend) {
+  const last = moments.diagonal.length - 1;
+  if (last === 0) return [moments.diagonal[0], moments.linear[0], moments.constant];
+  const i = Math.min(Math.floor(blend), Math.max(last - 1, 0));
+  const t = blend - i;
+  const A = moments.diagonal[i], B = moments.diagonal[i + 1], S = moments.cross[i];
+  const M = [[0, 0], [0, 0]];
+  for (let r = 0; r < 2; r++) for (let q = 0; q < 2; q++)
+    M[r][q] = (1 - t) * (1 - t) * A[r][q] + 2 * t * (1 - t) * S[r][q] + t * t * B[r][q];
+  const c0 = moments.linear[i], c1 = moments.linear[i + 1];
+  const c = [(1 - t) * c0[0] + t * c1[0], (1 - t) * c0[1] + t * c1[1]];
+  return [M, c, moments.constant];
+}
+
+// The quadratic g(w) = 1/2 w'Hw + b'w + k with H = 2M, b = -2c, k = m.
+export function quadratic(moments, blend) {
+  const [M, c, m] = momentsAt(moments, blend);
+  return {
+    H: [[2 * M[0][0], 2 * M[0][1]], [2 * M[1][0], 2 * M[1][1]]],
+    b: [-2 * c[0], -2 * c[1]],
+    k: m,
+  };
+}
+
+export function cost(q, w) {
+  const Hw0 = q.H[0][0] * w[0] + q.H[0][1] * w[1];
+  const Hw1 = q.H[1][0] * w[0] + q.H[1][1] * w[1];
+  return 0.5 * (w[0] * Hw0 + w[1] * Hw1) + q.b[0] * w[0] + q.b[1] * w[1] + q.k;
+}
+
+// Gradient descent, the same arithmetic as QuadraticDescent.path in Python.
+export function descend(q, alpha, steps, start) {
+  let w = [start[0], start[1]];
+  const out = [w];
+  for (let k = 0; k < steps; k++) {
+    const g0 = q.H[0][0] * w[0] + q.H[0][1] * w[1] + q.b[0];
+    const g1 = q.H[1][0] * w[0] + q.H[1][1] * w[1] + q.b[1];
+    const next = [w[0] - alpha * g0, w[1] - alpha * g1];
+    if (!isFinite(next[0]) || !isFinite(next[1]) || Math.max(Math.abs(next[0]), Math.abs(next[1])) > 1e150) break;
+    w = next;
+    out.push(w);
+  }
+  return out;
+}
+
+function optimum(q) {
+  const [[a, b], [c, d]] = q.H;
+  const det = a * d - b * c;
+  return [(-d * q.b[0] + b * q.b[1]) / det, (c * q.b[0] - a * q.b[1]) / det];
+}
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function render({ model, el: root }) {
+  const cfg = model.get("config");
+  const [x0, x1] = cfg.xrange, [y0, y1] = cfg.yrange;
+  const levels = cfg.levels, colors = cfg.colors.map(hexToRgb);
+  const stages = cfg.moments.diagonal.length;
+  const uid = Math.random().toString(36).slice(2, 9);
+
+  // Plot size: 400 px wide, height from the aspect ratio of the axes.
+  const plotW = 400;
+  const plotH = cfg.equal_aspect ? Math.round(Math.min(440, Math.max(200, plotW * (y1 - y0) / (x1 - x0)))) : 340;
+  const width = plotW + MARGIN.left + MARGIN.right, height = plotH + MARGIN.top + MARGIN.bottom;
+
+  const state = {
+    alpha: model.get("alpha"), steps: model.get("steps"), blend: model.get("blend"),
+    start: model.get("start").slice(), path: [], pending: false, inputTime: null,
+  };
+  root.__liveTimings = [];
+  root.classList.add("mlr-live");
+  root.style.cssText = "font: 13px/1.4 system-ui, sans-serif; color: #222; max-width: 100%;";
+
+  // ---- controls
+  const controls = el("div", { style: "display:grid;grid-template-columns:auto 1fr auto;gap:4px 10px;align-items:center;max-width:" + (width + 180) + "px" });
+  function rangeControl(name, label, attrs) {
+    const id = `mlr-${name}-${uid}`;
+    const lab = el("label", { for: id }, label);
+    const input = el("input", { type: "range", id, ...attrs, style: "width:100%" });
+    const out = el("output", { for: id, style: "min-width:9em;font-variant-numeric:tabular-nums" });
+    controls.append(lab, input, out);
+    return [input, out];
+  }
+  const lo = Math.log10(cfg.alpha_range[0]), hi = Math.log10(cfg.alpha_range[1]);
+  const [alphaInput, alphaOut] = rangeControl("alpha", "learning rate α (log scale)", { min: lo, max: hi, step: (hi - lo) / 1000, value: Math.log10(state.alpha) });
+  const [stepsInput, stepsOut] = rangeControl("steps", "steps K", { min: 0, max: cfg.max_steps, step: 1, value: state.steps });
+  let blendInput = null, blendOut = null;
+  if (stages > 1) {
+    [blendInput, blendOut] = rangeControl("blend", cfg.blend_label, { min: 0, max: stages - 1, step: 0.001, value: state.blend });
+  }
+
+  // ---- plot: a canvas for the contours and the path, focusable for the start point
+  const figure = el("figure", { style: "margin:8px 0;display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start" });
+  const plotBox = el("div", { style: "position:relative" });
+  const canvas = el("canvas", {
+    width: String(width), height: String(height), tabindex: "0", role: "img",
+    "aria-roledescription": "interactive contour plot",
+    style: `width:${width}px;max-width:100%;height:auto;touch-action:none;cursor:crosshair;outline-offset:2px`,
+  });
+  const descId = `mlr-desc-${uid}`;
+  canvas.setAttribute("aria-describedby", descId);
+  canvas.setAttribute("aria-label", `${cfg.title}. Contour plot of the cost over ${cfg.xlabel} and ${cfg.ylabel}. ` +
+    "Click or drag to move the starting point, or use the arrow keys (Shift for larger moves).");
+  plotBox.append(canvas);
+  const history = el("canvas", { width: "260", height: String(height), role: "img", "aria-label": "cost after each step, log scale", style: "width:260px;max-width:100%;height:auto" });
+  figure.append(plotBox, history);
+  const legend = el("div", { style: "font-size:12px;color:#333" },
+    "● start (green)   ✕ end (red)   ★ minimum   path: green (first step) to red (last step); darker blue = higher cost");
+  const readout = el("p", { id: descId, style: "margin:4px 0;font-variant-numeric:tabular-nums" });
+  const live = el("p", { "aria-live": "polite", style: "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)" });
+  const reset = el("button", { type: "button", style: "margin-top:4px" }, "reset");
+  root.replaceChildren(el("div", { style: "font-weight:600;margin-bottom:4px" }, cfg.title), controls, figure, legend, readout, live, reset);
+
+  // ---- drawing
+  const ctx = canvas.getContext("2d");
+  const hctx = history.getContext("2d");
+  const sx = (w) => MARGIN.left + (w - x0) / (x1 - x0) * plotW;
+  const sy = (w) => MARGIN.top + (y1 - w) / (y1 - y0) * plotH;
+  const wx = (px) => x0 + (px - MARGIN.left) / plotW * (x1 - x0);
+  const wy = (py) => y1 - (py - MARGIN.top) / plotH * (y1 - y0);
+  let background = null, backgroundBlend = null;
+
+  function drawBackground(q) {
+    const off = document.createElement("canvas");
+    off.width = width; off.height = height;
+    const octx = off.getContext("2d");
+    octx.fillStyle = "#fff";
+    octx.fillRect(0, 0, width, height);
+    const img = octx.createImageData(plotW, plotH);
+    const band = new Int16Array(plotW * plotH);
+    const n = levels.length;
+    for (let j = 0; j < plotH; j++) {
+      const w1 = y1 - (j + 0.5) / plotH * (y1 - y0);
+      for (let i = 0; i < plotW; i++) {
+        const w0 = x0 + (i + 0.5) / plotW * (x1 - x0);
+        const v = cost(q, [w0, w1]);
+        let k = -1;
+        if (v >= levels[0]) { k = n - 1; for (let m = 1; m < n; m++) if (v < levels[m]) { k = m - 1; break; } }
+        band[j * plotW + i] = k;
+      }
+    }
+    for (let j = 0; j < plotH; j++) for (let i = 0; i < plotW; i++) {
+      const p = j * plotW + i, k = band[p];
+      let rgb = k < 0 ? [255, 255, 255] : colors[Math.min(k, colors.length - 1)];
+      const edge = (i > 0 && band[p - 1] !== k) || (j > 0 && band[p - plotW] !== k);
+      const f = edge ? 0.65 : 1;  // contour lines: black at 35% opacity
+      img.data[4 * p] = rgb[0] * f; img.data[4 * p + 1] = rgb[1] * f; img.data[4 * p + 2] = rgb[2] * f; img.data[4 * p + 3] = 255;
+    }
+    octx.putImageData(img, MARGIN.left, MARGIN.top);
+    // axes, ticks, labels
+    octx.strokeStyle = "#000"; octx.lineWidth = 1;
+    octx.strokeRect(MARGIN.left + 0.5, MARGIN.top + 0.5, plotW - 1, plotH - 1);
+    octx.fillStyle = "#000"; octx.font = "11px system-ui, sans-serif";
+    for (const [lo_, hi_, horizontal] of [[x0, x1, true], [y0, y1, false]]) {
+      const stepT = niceStep((hi_ - lo_) / 6);
+      for (let t = Math.ceil(lo_ / stepT) * stepT; t <= hi_ + 1e-9; t += stepT) {
+        const label = fmt(Math.abs(t) < 1e-12 ? 0 : t, 3);
+        if (horizontal) {
+          const px = sx(t);
+          octx.fillRect(px, MARGIN.top + plotH, 1, 4);
+          octx.textAlign = "center"; octx.fillText(label, px, MARGIN.top + plotH + 15);
+        } else {
+          const py = sy(t);
+          octx.fillRect(MARGIN.left - 4, py, 4, 1);
+          octx.textAlign = "right"; octx.fillText(label, MARGIN.left - 6, py + 4);
+        }
+      }
+    }
+    octx.font = "12px system-ui, sans-serif"; octx.textAlign = "center";
+    octx.fillText(cfg.xlabel, MARGIN.left + plotW / 2, height - 8);
+    octx.save(); octx.translate(13, MARGIN.top + plotH / 2); octx.rotate(-Math.PI / 2);
+    octx.fillText(cfg.ylabel, 0, 0); octx.restore();
+    return off;
+  }
+
+  function niceStep(raw) {
+    const p = Math.pow(10, Math.floor(Math.log10(raw)));
+    const f = raw / p;
+    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+  }
+
+  function marker(c, x, y, kind, fill) {
+    c.beginPath();
+    c.fillStyle = fill; c.strokeStyle = "#000"; c.lineWidth = 1;
+    if (kind === "circle") { c.arc(x, y, 5.5, 0, 2 * Math.PI); c.fill(); c.stroke(); }
+    else if (kind === "x") {
+      c.save(); c.translate(x, y); c.rotate(Math.PI / 4);
+      c.rect(-7, -2.2, 14, 4.4); c.rect(-2.2, -7, 4.4, 14); c.fill(); c.stroke(); c.restore();
+    } else if (kind === "star") {
+      for (let i = 0; i < 10; i++) {
+        const r = i % 2 ? 3.6 : 8.5, a = -Math.PI / 2 + i * Math.PI / 5;
+        c[i ? "lineTo" : "moveTo"](x + r * Math.cos(a), y + r * Math.sin(a));
+      }
+      c.closePath(); c.fill(); c.stroke();
+    } else { c.arc(x, y, 2.6, 0, 2 * Math.PI); c.fill(); c.lineWidth = 0.4; c.stroke(); }
+  }
+
+  function draw() {
+    const t0 = performance.now();
+    state.pending = false;
+    const q = quadratic(cfg.moments, state.blend);
+    if (background === null || backgroundBlend !== state.blend) {
+      background = drawBackground(q);
+      backgroundBlend = state.blend;
+    }
+    const path = descend(q, state.alpha, state.steps, state.start);
+    state.path = path;
+    ctx.drawImage(background, 0, 0);
+    ctx.save();
+    ctx.beginPath(); ctx.rect(MARGIN.left, MARGIN.top, plotW, plotH); ctx.clip();
+    const wstar = optimum(q);
+    marker(ctx, sx(wstar[0]), sy(wstar[1]), "star", "#fff");
+    const K = path.length - 1;
+    ctx.lineWidth = 1.8;
+    for (let k = 0; k < K; k++) {
+      ctx.strokeStyle = pathColor(K > 1 ? k / (K - 1) : 0);
+      ctx.beginPath(); ctx.moveTo(sx(path[k][0]), sy(path[k][1])); ctx.lineTo(sx(path[k + 1][0]), sy(path[k + 1][1])); ctx.stroke();
+    }
+    for (let k = 1; k < K; k++) marker(ctx, sx(path[k][0]), sy(path[k][1]), "dot", pathColor(K > 1 ? (k - 1) / (K - 1) : 0));
+    marker(ctx, sx(path[0][0]), sy(path[0][1]), "circle", pathColor(0));
+    if (K > 0) marker(ctx, sx(path[K][0]), sy(path[K][1]), "x", pathColor(1));
+    ctx.restore();
+    ctx.fillStyle = "#000"; ctx.font = "600 12px system-ui, sans-serif"; ctx.textAlign = "center";
+    ctx.fillText(`α = ${fmt(state.alpha)}, ${state.steps} steps` + (stages > 1 ? `, ${cfg.blend_label.split(" (")[0]} = ${state.blend.toFixed(3)}` : ""), MARGIN.left + plotW / 2, 18);
+    drawHistory(q, path, wstar);
+
+    const costs = path.map((w) => cost(q, w));
+    const final = path[K], gmin = cost(q, wstar);
+    const dist = Math.hypot(final[0] - wstar[0], final[1] - wstar[1]);
+    const diverged = K < state.steps;
+    const text = `Start (${fmt(path[0][0], 3)}, ${fmt(path[0][1], 3)}); ` +
+      (diverged ? `diverged: the weights overflowed after ${K} of ${state.steps} steps. ` :
+        `after ${K} steps with α = ${fmt(state.alpha)}: cost ${fmt(costs[K])} (minimum ${fmt(gmin)}), ` +
+        `distance to the optimum ${fmt(dist, 3)}, at (${fmt(final[0], 3)}, ${fmt(final[1], 3)}). `) +
+      (costs.every((v, i) => i === 0 || v <= costs[i - 1] + 1e-12) ? "The cost fell at every step." : "The cost rose at some step: α is too large.");
+    readout.textContent = text;
+    root.dataset.path = JSON.stringify(path);
+    root.dataset.cost = String(costs[K]);
+    root.dataset.alpha = String(state.alpha);
+    root.dataset.blend = String(state.blend);
+    clearTimeout(state.liveTimer);
+    state.liveTimer = setTimeout(() => { live.textContent = text; }, 300);
+    // For benchmarks: input event to the end of the redraw it caused, and the redraw alone (ms).
+    if (state.inputTime !== null) {
+      const t1 = performance.now();
+      root.__liveTimings.push([t1 - state.inputTime, t1 - t0]);
+      state.inputTime = null;
+    }
+  }
+
+  function drawHistory(q, path, wstar) {
+    const W = 260, H = height, L = 48, R = 8, T = MARGIN.top, B = MARGIN.bottom;
+    const pw = W - L - R, ph = H - T - B;
+    hctx.fillStyle = "#fff"; hctx.fillRect(0, 0, W, H);
+    const costs = path.map((w) => cost(q, w));
+    const gmin = cost(q, wstar);
+    const floor = Math.max(Math.abs(gmin) * 1e-3, 1e-12);
+    const vals = costs.concat([gmin]).map((v) => Math.log10(Math.max(v, floor)));
+    let lo_ = Math.floor(Math.min(...vals)), hi_ = Math.ceil(Math.max(...vals.slice(0, 1).concat(vals)));
+    hi_ = Math.min(hi_, lo_ + 12);
+    if (hi_ <= lo_) hi_ = lo_ + 1;
+    const X = (k) => L + k / Math.max(state.steps, 1) * pw;
+    const Y = (v) => T + (hi_ - Math.log10(Math.max(v, floor))) / (hi_ - lo_) * ph;
+    hctx.strokeStyle = "#000"; hctx.lineWidth = 1; hctx.strokeRect(L + 0.5, T + 0.5, pw - 1, ph - 1);
+    hctx.fillStyle = "#000"; hctx.font = "11px system-ui, sans-serif"; hctx.textAlign = "right";
+    const every = Math.ceil((hi_ - lo_) / 6);
+    for (let e = lo_; e <= hi_; e += every) { const y = T + (hi_ - e) / (hi_ - lo_) * ph; hctx.fillRect(L - 4, y, 4, 1); hctx.fillText(`1e${e}`, L - 6, y + 4); }
+    hctx.textAlign = "center";
+    hctx.fillText("0", X(0), T + ph + 15); hctx.fillText(String(state.steps), X(state.steps), T + ph + 15);
+    hctx.font = "12px system-ui, sans-serif";
+    hctx.fillText("step k", L + pw / 2, H - 8);
+    hctx.fillText("cost g(w^k), log scale; dashed: minimum", W / 2, 18);
+    hctx.save(); hctx.beginPath(); hctx.rect(L, T, pw, ph); hctx.clip();
+    hctx.setLineDash([5, 4]); hctx.strokeStyle = "#000"; hctx.beginPath();
+    hctx.moveTo(L, Y(gmin)); hctx.lineTo(L + pw, Y(gmin)); hctx.stroke(); hctx.setLineDash([]);
+    hctx.strokeStyle = "#d7191c"; hctx.lineWidth = 1.5; hctx.beginPath();
+    costs.forEach((v, k) => hctx[k ? "lineTo" : "moveTo"](X(k), Y(v))); hctx.stroke();
+    hctx.fillStyle = "#d7191c";
+    if (costs.length <= 120) costs.forEach((v, k) => { hctx.beginPath(); hctx.arc(X(k), Y(v), 2, 0, 2 * Math.PI); hctx.fill(); });
+    hctx.restore();
+  }
+
+  function schedule(event) {
+    if (state.inputTime === null && event && event.timeStamp) state.inputTime = event.timeStamp;
+    if (!state.pending) { state.pending = true; requestAnimationFrame(draw); }
+  }
+
+  function updateOutputs() {
+    alphaOut.textContent = `α = ${fmt(state.alpha)}`;
+    alphaInput.setAttribute("aria-valuetext", `alpha ${fmt(state.alpha)}`);
+    stepsOut.textContent = `${state.steps} steps`;
+    stepsInput.setAttribute("aria-valuetext", `${state.steps} steps`);
+    if (blendInput) {
+      const near = Math.round(state.blend);
+      const name = cfg.stage_names.length && Math.abs(state.blend - near) < 5e-4 ? ` (${cfg.stage_names[near]})` : "";
+      blendOut.textContent = `${state.blend.toFixed(3)}${name}`;
+      blendInput.setAttribute("aria-valuetext", `${state.blend.toFixed(3)}${name}`);
+    }
+  }
+
+  function sync(...names) {
+    for (const n of names) model.set(n, n === "start" ? state.start.slice() : state[n]);
+    model.save_changes();
+  }
+
+  // ---- events: redraw on every input, sync to the kernel on release
+  alphaInput.addEventListener("input", (e) => { state.alpha = Math.pow(10, Number(alphaInput.value)); updateOutputs(); schedule(e); });
+  alphaInput.addEventListener("change", () => sync("alpha"));
+  stepsInput.addEventListener("input", (e) => { state.steps = Number(stepsInput.value); updateOutputs(); schedule(e); });
+  stepsInput.addEventListener("change", () => sync("steps"));
+  if (blendInput) {
+    blendInput.addEventListener("input", (e) => { state.blend = Number(blendInput.value); updateOutputs(); schedule(e); });
+    blendInput.addEventListener("change", () => sync("blend"));
+  }
+  function setStartFromPointer(e) {
+    const r = canvas.getBoundingClientRect();
+    const px = (e.clientX - r.left) * width / r.width, py = (e.clientY - r.top) * height / r.height;
+    state.start = [Math.min(Math.max(wx(px), x0), x1), Math.min(Math.max(wy(py), y0), y1)];
+    schedule(e);
+  }
+  let dragging = false;
+  canvas.addEventListener("pointerdown", (e) => { canvas.focus(); dragging = true; canvas.setPointerCapture(e.pointerId); setStartFromPointer(e); });
+  canvas.addEventListener("pointermove", (e) => { if (dragging) setStartFromPointer(e); });
+  const release = () => { if (dragging) { dragging = false; sync("start"); } };
+  canvas.addEventListener("pointerup", release);
+  canvas.addEventListener("pointercancel", release);
+  function plotKey(e) {
+    const dx = (x1 - x0) / (e.shiftKey ? 10 : 100), dy = (y1 - y0) / (e.shiftKey ? 10 : 100);
+    const moves = { ArrowLeft: [-dx, 0], ArrowRight: [dx, 0], ArrowUp: [0, dy], ArrowDown: [0, -dy] };
+    if (!(e.key in moves)) return;
+    e.preventDefault();
+    const [mx, my] = moves[e.key];
+    state.start = [Math.min(Math.max(state.start[0] + mx, x0), x1), Math.min(Math.max(state.start[1] + my, y0), y1)];
+    schedule(e);
+  }
+  // Keys pressed inside the widget are the widget's: the notebook's command-mode shortcuts
+  // (arrows, j/k, a/b, d d...) must not see them. JupyterLab listens on the document in the
+  // bubbling phase, Notebook 7 in the capture phase; a capture listener on the window runs
+  // before both. It stops the event there (the browser's default action, e.g. an arrow moving
+  // a range control, still happens) and handles the plot's keys itself.
+  function windowKey(e) {
+    if (!root.contains(e.target)) return;
+    e.stopPropagation();
+    if (e.target === canvas) {
+      if (e.type === "keydown") plotKey(e);
+      else if (e.key.startsWith("Arrow")) sync("start");
+    }
+  }
+  window.addEventListener("keydown", windowKey, true);
+  window.addEventListener("keyup", windowKey, true);
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
+  // A click in the widget must not let the notebook move the focus to the cell.
+  root.addEventListener("mousedown", (e) => e.stopPropagation());
+  const initial = { alpha: state.alpha, steps: state.steps, blend: state.blend, start: state.start.slice() };
+  reset.addEventListener("click", () => {
+    Object.assign(state, { ...initial, start: initial.start.slice() });
+    alphaInput.value = Math.log10(state.alpha); stepsInput.value = state.steps;
+    if (blendInput) blendInput.value = state.blend;
+    updateOutputs(); schedule(); sync("alpha", "steps", "blend", "start");
+  });
+
+  // ---- changes from Python
+  const fromModel = () => {
+    state.alpha = model.get("alpha"); state.steps = model.get("steps");
+    state.blend = model.get("blend"); state.start = model.get("start").slice();
+    alphaInput.value = Math.log10(state.alpha); stepsInput.value = state.steps;
+    if (blendInput) blendInput.value = state.blend;
+    updateOutputs(); schedule();
+  };
+  for (const n of ["alpha", "steps", "blend", "start"]) model.on(`change:${n}`, fromModel);
+
+  updateOutputs();
+  draw();
+  return () => {
+    for (const n of ["alpha", "steps", "blend", "start"]) model.off(`change:${n}`, fromModel);
+    window.removeEventListener("keydown", windowKey, true);
+    window.removeEventListener("keyup", windowKey, true);
+  };
+}
+
+export default { render };
