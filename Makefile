@@ -35,15 +35,16 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 
 venv: $(STAMP)
 
-# MathJax, require.js and the widget manager, served by the book itself.
+# MathJax, require.js and the widget manager, served by the book itself, and
+# anywidget's front end, copied from the anywidget that the venv has installed.
 assets: assets/vendor/.stamp
 
-assets/vendor/.stamp: package.json package-lock.json tools/vendor_assets.py
+assets/vendor/.stamp: $(STAMP) package.json package-lock.json tools/vendor_assets.py mlrefined_lib/static/*.js
 	@if command -v npm >/dev/null 2>&1; then \
 	    npm ci --no-audit --no-fund --loglevel=error && \
-	    $(PYTHON) tools/vendor_assets.py && rm -f _build/_config.cdn.yml && touch $@; \
+	    $(PY) tools/vendor_assets.py && rm -f _build/_config.cdn.yml && touch $@; \
 	else \
-	    $(PYTHON) tools/vendor_assets.py --cdn _build/_config.cdn.yml; \
+	    $(PY) tools/vendor_assets.py --cdn _build/_config.cdn.yml; \
 	fi
 
 # ---------------------------------------------------------------------- book

@@ -14,7 +14,7 @@ A least-squares cost is ``g(w) = wᵀ M w − 2 cᵀ w + m`` with the moments
 ``c(t) = (1 − t) c_i + t c_j``, so a few 2×2 matrices per stage are all the
 page needs, however many points there are. The browser runs
 ``w ← w − α (H w + b)`` with ``H = 2 M`` and ``b = −2 c``, the same steps as
-:func:`mlrefined_lib.gradient_descent`; the path it draws is exposed as the
+:func:`mlrefined_lib.optimizers.gradient_descent`; the path it draws is exposed as the
 ``data-path`` attribute (JSON) of the widget's root element.
 
 **Where the front-end code comes from.** The widget is an ``anywidget``: its front end is the ES module

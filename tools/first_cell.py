@@ -64,19 +64,25 @@ def needed_modules(root: Path = REPO) -> list[str]:
     return [LIBRARY] + [IMPORT_NAME.get(name, name.replace("-", "_")) for name in names]
 
 
-def install_command(root: Path = REPO) -> str:
-    """The line the cell runs when something is missing."""
-    return f'%pip install --quiet "{LIBRARY}[book] @ git+{repository_url(root)}"'
+def install_command(root: Path = REPO, expanded: bool = False) -> str:
+    """The line the cell runs when something is missing. In the cell, IPython fills
+    in ``{repository}`` (set on the line before); ``expanded`` spells it out."""
+    where = repository_url(root) if expanded else "{repository}"
+    return f'%pip install --quiet "{LIBRARY}[book] @ git+{where}"'
 
 
 def cell_source(root: Path = REPO) -> str:
-    modules = textwrap.fill(", ".join(f'"{name}"' for name in needed_modules(root)), width=84,
-                            initial_indent="    ", subsequent_indent="    ", break_on_hyphens=False)
+    # One name a line and every line at most 80 characters, as `ruff format
+    # --line-length 80` writes it (the book's code style), so that formatting
+    # the notebooks leaves this cell unchanged.
+    modules = "".join(f'    "{name}",\n' for name in needed_modules(root))
     return (
-        "# Colab, or a Python without the book's packages: install them (nothing happens otherwise).\n"
+        "# Colab, or a Python without the book's packages: install them (nothing\n"
+        "# happens otherwise).\n"
         "import importlib.util\n"
         "\n"
-        f"needed = [\n{modules},\n]\n"
+        f"needed = [\n{modules}]\n"
+        f'repository = "{repository_url(root)}"\n'
         "if not all(importlib.util.find_spec(name) for name in needed):\n"
         f"    {install_command(root)}"
     )
@@ -139,7 +145,7 @@ def colab_line(root: Path = REPO) -> str:
         "  datasets, from the book's repository:\n"
         "\n"
         "  ```\n"
-        f"  {install_command(root)}\n"
+        f"  {install_command(root, expanded=True)}\n"
         "  ```\n"
         "\n"
         "  It runs only when something is missing, so elsewhere it does nothing.\n"

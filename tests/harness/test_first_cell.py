@@ -54,7 +54,8 @@ def test_install_line_names_the_repository_of_config():
     url = config_url()
     source = first_cell.cell_source()
     (line,) = [line.strip() for line in source.splitlines() if "%pip" in line]
-    assert line == f'%pip install --quiet "mlrefined_lib[book] @ git+{url}"'
+    assert line == '%pip install --quiet "mlrefined_lib[book] @ git+{repository}"'
+    assert f'repository = "{url}"' in source.splitlines()
     # nothing else in the cell spells an address
     assert source.count("https://") == 1
 
@@ -75,7 +76,7 @@ def test_generated_cell_changes_with_the_config(tmp_path):
         (tmp_path / name).write_text((REPO / name).read_text())
     text = (REPO / "_config.yml").read_text().replace(config_url(), "https://github.com/someone/fork")
     (tmp_path / "_config.yml").write_text(text)
-    assert "git+https://github.com/someone/fork\"" in first_cell.cell_source(tmp_path)
+    assert 'repository = "https://github.com/someone/fork"' in first_cell.cell_source(tmp_path)
     (tmp_path / "_config.yml").write_text("repository:\n  url: ''\n")
     with pytest.raises(ValueError, match="repository.url"):
         first_cell.repository_url(tmp_path)
