@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_book  # noqa: E402
 import bench_library  # noqa: E402
+import bench_live_widget  # noqa: E402
 import bench_notebooks  # noqa: E402
 import bench_pages  # noqa: E402
 from _common import ROOT, write_json  # noqa: E402
@@ -140,7 +141,7 @@ def report(info: dict, parts: list[dict], skipped_book: bool, skipped_notebooks:
         lines.append("")
         lines += [f"- *Missed — {r['measure']}:* {r['why']}" for _, r in missed]
     lines.append("")
-    for part, module in zip(parts, (bench_library, bench_notebooks, bench_book, bench_pages)):
+    for part, module in zip(parts, (bench_library, bench_notebooks, bench_book, bench_pages, bench_live_widget)):
         lines.append(module.to_markdown(part))
     return "\n".join(lines).rstrip() + "\n"
 
@@ -177,6 +178,7 @@ def main(argv=None) -> int:
 
     print("Page benchmark (site size, bytes per page, first paint at 10 Mbit/s) ...", file=sys.stderr, flush=True)
     parts.append(bench_pages.run())
+    parts.append(bench_live_widget.run())
 
     if hasattr(os, "getloadavg"):
         info["load"] = f"{load_start:.2f} at start, {os.getloadavg()[0]:.2f} at end (this run itself adds about 1)"
