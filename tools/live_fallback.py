@@ -1,10 +1,13 @@
-"""Sphinx extension: a static figure for each continuous widget, for readers without JavaScript.
+"""Sphinx extension: a static figure for each continuous widget, shown until the widget draws.
 
 MyST-NB writes only one representation of an output, the widget view, which
-shows nothing when scripts do not run. For every widget view whose notebook
-output also carries a PNG (the widgets of mlrefined_lib.live put the initial
-view and its text description there), this adds that PNG with its alt text
-inside a <noscript> element next to the view. Views are matched by their order
+shows nothing when scripts do not run, or until the widget scripts have
+arrived. For every widget view whose notebook output also carries a PNG (the
+widgets of mlrefined_lib.live put the initial view and its text description
+there), this puts that PNG with its alt text right before the view, as an
+``img.widget-fallback`` like the first frames of the frame sliders
+(tools/widget_pages.py): a reader without JavaScript keeps it, and
+``book.css`` hides it once the widget manager has drawn the widget. Views are matched by their order
 in the notebook, not by model id: the build may execute the notebook again,
 which gives the models new ids (when the counts differ, nothing is added).
 """
@@ -55,8 +58,8 @@ def _add_fallbacks(app, pagename, templatename, context, doctree):
         if fallback is None:
             return match.group(0)
         png, alt = fallback
-        return (f'{match.group(0)}<noscript><img src="data:image/png;base64,{png}" '
-                f'alt="{html.escape(alt, quote=True)}" style="max-width:100%"></noscript>')
+        return (f'<img class="widget-fallback" src="data:image/png;base64,{png}" '
+                f'alt="{html.escape(alt, quote=True)}" />{match.group(0)}')
 
     context["body"] = VIEW_SCRIPT.sub(add, body)
 
