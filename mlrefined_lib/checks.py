@@ -2112,6 +2112,9 @@ _FORBIDDEN = {
     "check_diagonal_newton_step": (("newtons_method", "least_squares", "gradient_descent"), "NumPy only, not the library"),
     "check_components_for_variance": (("explained_variance", "pca"), "NumPy only"),
     "check_ridge_mean_form": (("ridge",), "do not call reg.ridge"),
+    "check_cross_entropy_gradient": (("cross_entropy", "softmax"), "NumPy only"),
+    "check_robust_scale": (("robust_normalizer",), "NumPy only"),
+    "check_tfidf_by_hand": (("tfidf",), "no tfidf"),
 }
 
 

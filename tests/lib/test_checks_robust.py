@@ -23,12 +23,17 @@ def by_hand(x_train, x_new):
 
 @pytest.mark.parametrize("answer", [
     by_hand,
-    lambda x_train, x_new: ml.robust_normalizer(x_train)[0](x_new),
     lambda x_train, x_new: RobustScaler().fit(x_train).transform(x_new),
 ])
 def test_passes_right_answers(answer, capsys):
     checks.check_robust_scale(answer)
     assert "Correct" in capsys.readouterr().out
+
+
+def test_refuses_the_librarys_robust_normalizer():
+    """The exercise says NumPy only: the library's own scaler is refused, with the rule."""
+    with pytest.raises(CheckFailed, match="`robust_normalizer`.*NumPy only"):
+        checks.check_robust_scale(lambda x_train, x_new: ml.robust_normalizer(x_train)[0](x_new))
 
 
 @pytest.mark.parametrize("wrong, message", [
