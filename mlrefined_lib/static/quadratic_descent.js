@@ -109,12 +109,12 @@ function render({ model, el: root }) {
   root.style.cssText = "font: 13px/1.4 system-ui, sans-serif; color: #222; max-width: 100%;";
 
   // ---- controls
-  const controls = el("div", { style: "display:grid;grid-template-columns:auto 1fr auto;gap:4px 10px;align-items:center;max-width:" + (width + 180) + "px" });
+  const controls = el("div", { style: "display:grid;grid-template-columns:minmax(7em,max-content) minmax(140px,1fr) minmax(6em,max-content);gap:4px 10px;align-items:center;max-width:" + (width + 180) + "px" });
   function rangeControl(name, label, attrs) {
     const id = `mlr-${name}-${uid}`;
     const lab = el("label", { for: id }, label);
     const input = el("input", { type: "range", id, ...attrs, style: "width:100%" });
-    const out = el("output", { for: id, style: "min-width:9em;font-variant-numeric:tabular-nums" });
+    const out = el("output", { for: id, style: "min-width:6em;font-variant-numeric:tabular-nums" });
     controls.append(lab, input, out);
     return [input, out];
   }

@@ -172,12 +172,23 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
             page.wait_for_function("() => getComputedStyle(document.getElementById('pst-primary-sidebar')).visibility === 'visible'")
         if widgets:
             check_sliders(page, device)
+            check_live_controls(page, device)
         if device == "desktop":
             check_readable(page, path)
         page.wait_for_timeout(200)  # late errors
         assert not opened.problems, f"{device}, {path}:\n  " + "\n  ".join(opened.problems)
     finally:
         opened.close()
+
+
+def check_live_controls(page, device):
+    """The continuous widgets' range controls keep a track wide enough to drag, phones included."""
+    found = page.evaluate("""() => { const article = document.querySelector("article.bd-article");
+      const text = article.getBoundingClientRect().width;
+      return [...document.querySelectorAll(".mlr-live input[type=range]")]
+        .map((i) => ({label: i.labels.length ? i.labels[0].textContent : i.id, width: i.getBoundingClientRect().width, text})); }""")
+    narrow = [f"{c['label']!r}: {c['width']:.0f} px" for c in found if c["width"] < min(140, 0.35 * c["text"])]
+    assert not narrow, f"{device}: continuous-widget controls too narrow to drag: {narrow}"
 
 
 def check_readable(page, path):
