@@ -13,7 +13,7 @@ d. ``selection.boost(x, y, 10)`` on standardized breast cancer (±1 labels,
    ``cost="softmax"``) and diabetes (least squares);
 e. ``regularization.l1_path`` on standardized diabetes, 50-λ grid, against
    scikit-learn's ``lasso_path`` on the same grid (``alphas = lams / 2``);
-f. edge-histogram features of all 5,000 handwritten digits (chapter 5):
+f. edge-histogram features of all 5,000 handwritten digits (chapter 6):
    ``edge_histogram`` and ``local_edge_histograms`` per image, against
    scikit-image's ``hog`` when it is installed, and one epoch of
    ``minibatch_gradient_descent`` on the multiclass softmax.
@@ -495,7 +495,7 @@ def bench_gradient_descent(rng) -> dict:
 
 
 def _standardize(x: np.ndarray) -> np.ndarray:
-    """Standard normalization (chapter 6): zero mean, unit (population) standard deviation per column."""
+    """Standard normalization (chapter 7): zero mean, unit (population) standard deviation per column."""
     return (x - x.mean(axis=0)) / x.std(axis=0)
 
 
@@ -654,7 +654,7 @@ def bench_l1_path(rng) -> dict:
 
 
 # ---------------------------------------------------------------------------
-# f. edge-histogram features of the handwritten digits (chapter 5)
+# f. edge-histogram features of the handwritten digits (chapter 6)
 # ---------------------------------------------------------------------------
 
 
@@ -717,7 +717,7 @@ def bench_edge_features(rng) -> dict:
 
 
 def bench_smote(rng) -> dict:
-    title = "g. SMOTE (chapter 11) against imbalanced-learn's, same data"
+    title = "g. SMOTE (chapter 12) against imbalanced-learn's, same data"
     from mlrefined_lib import pipeline
 
     try:

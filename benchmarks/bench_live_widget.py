@@ -4,7 +4,7 @@
 
 Writes a static page like the book's (require.js, html-manager, the vendored
 front end; `python tools/vendor_assets.py` must have run) with chapter 1's widget
-(one input) and chapter 6's (raw -> standardized blend), serves it on a loopback
+(one input) and chapter 7's (raw -> standardized blend), serves it on a loopback
 port, and drags the learning-rate and blend controls with Playwright's mouse
 (real pointer events). The widget records, for each input event, the time from
 the event to the end of the redraw it caused (one requestAnimationFrame later)
@@ -101,7 +101,7 @@ def measure() -> list[dict]:
                 page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html", wait_until="load")
                 page.wait_for_function("() => document.querySelectorAll('.mlr-live[data-path]').length === 2")
                 for index, label, what in [(0, "learning rate", "chapter 1, dragging the learning rate"),
-                                           (1, "lambda", "chapter 6, dragging lambda (contours redrawn)")]:
+                                           (1, "lambda", "chapter 7, dragging lambda (contours redrawn)")]:
                     times = drag(page, index, label)
                     found.append({"what": what, "to_frame": times[:, 0], "redraw": times[:, 1]})
                 browser.close()
@@ -118,7 +118,7 @@ def run() -> dict:
     from _common import row
 
     start = time.perf_counter()
-    result = {"title": "The continuous descent widget (chapters 1, 6, 8) while dragging", "sections": []}
+    result = {"title": "The continuous descent widget (chapters 1, 7, 9) while dragging", "sections": []}
     if not Path("/usr/bin/chromium").exists():
         result["sections"].append({"title": "Skipped", "status": "skipped", "reason": "/usr/bin/chromium is missing",
                                    "rows": []})

@@ -1,4 +1,4 @@
-"""Regenerate the spoken words of chapter 5 (``datasets/spoken_words/*.wav``).
+"""Regenerate the spoken words of chapter 6 (``datasets/spoken_words/*.wav``).
 
     python datasets/make_spoken_words.py
 

@@ -63,7 +63,7 @@ def check_finite(arr: np.ndarray, name: str = "x") -> None:
     more = f" ({others} other column(s) also affected)" if others else ""
     raise ValueError(
         f"{name} has non-finite entries in column {column}: {n_nan} NaN and {n_inf} inf{more}. "
-        "Impute or drop them before this step (chapter 7)."
+        "Impute or drop them before this step (chapter 8)."
     )
 
 

@@ -162,7 +162,7 @@ def check_descend_until_flat(student: Callable) -> None:
     print("Correct: your function stops at the same step and the same weights as the reference.")
 
 
-# ----------------------------------------------------------------- chapter 6
+# ----------------------------------------------------------------- chapter 7
 
 
 def _least_squares_condition_number(z: np.ndarray) -> float:
@@ -173,7 +173,7 @@ def _least_squares_condition_number(z: np.ndarray) -> float:
 
 
 def check_standardized_condition_number(student: Callable) -> None:
-    """Check ``student(x) -> float``: the Hessian condition number after standardizing ``x`` (chapter 6)."""
+    """Check ``student(x) -> float``: the Hessian condition number after standardizing ``x`` (chapter 7)."""
     rng = np.random.default_rng(61)
     for correlation in (0.0, 0.6, 0.95):
         base = rng.normal(size=(400, 2))
@@ -198,7 +198,7 @@ def check_standardized_condition_number(student: Callable) -> None:
 
 
 def check_predictions(student: Callable, new_inputs, expected, *, name: str = "your predictions", rtol: float = 1e-3) -> None:
-    """Check ``student(new_inputs)`` against reference predictions, to a relative tolerance (chapter 6)."""
+    """Check ``student(new_inputs)`` against reference predictions, to a relative tolerance (chapter 7)."""
     new_inputs = np.asarray(new_inputs, dtype=float)
     expected = np.asarray(expected, dtype=float)
     got = _as_array(_call(student, name, new_inputs.copy()), name, expected.shape)
@@ -225,7 +225,7 @@ def _reference_convergent(g: Callable, w0, alpha: float, max_its: int) -> bool:
 
 
 def check_largest_convergent_alpha(student: Callable) -> None:
-    """Check ``student(g, w0, max_its, gammas) -> alpha`` (chapter 6).
+    """Check ``student(g, w0, max_its, gammas) -> alpha`` (chapter 7).
 
     The answer is the largest ``10**-gamma`` (gamma from ``gammas``) whose run
     of ``max_its`` steps stays finite and never increases the cost.
@@ -249,7 +249,7 @@ def check_largest_convergent_alpha(student: Callable) -> None:
     print("Correct: your search finds the same learning rates as the reference.")
 
 
-# ---------------------------------------------------------------- chapter 7: imputation
+# ---------------------------------------------------------------- chapter 8: imputation
 
 __all__ += ["check_train_median_impute", "check_gappy_softmax"]
 
@@ -262,7 +262,7 @@ def _gappy_table(rng: np.random.Generator, shape: tuple[int, int], shift: float,
 
 
 def check_train_median_impute(student: Callable) -> None:
-    """Check ``student(x_train, x_new) -> (train_filled, new_filled)`` (chapter 7).
+    """Check ``student(x_train, x_new) -> (train_filled, new_filled)`` (chapter 8).
 
     Both arrays should have their NaN entries replaced by the median of the
     observed *training* entries of the same column, and neither input should
@@ -310,7 +310,7 @@ def check_train_median_impute(student: Callable) -> None:
 
 
 def check_gappy_softmax(student: Callable) -> None:
-    """Check ``student(x_train, y_train, normalize, alpha, steps) -> costs`` (chapter 7).
+    """Check ``student(x_train, y_train, normalize, alpha, steps) -> costs`` (chapter 8).
 
     The function should mean-impute ``x_train`` with its own column means,
     standard-normalize the result when ``normalize`` is True, and return the
@@ -361,7 +361,7 @@ def check_gappy_softmax(student: Callable) -> None:
     print("Correct: your cost histories match the reference, raw and normalized.")
 
 
-# ---------------------------------------------------------------- chapter 8: PCA-sphering
+# ---------------------------------------------------------------- chapter 9: PCA-sphering
 
 
 def _correlated_inputs(rng: np.random.Generator, points: int, scales, offsets) -> np.ndarray:
@@ -372,7 +372,7 @@ def _correlated_inputs(rng: np.random.Generator, points: int, scales, offsets) -
 
 
 def check_diagonal_newton_step(student: Callable) -> None:
-    """Check ``student(x, y, w) -> w_new``: one least-squares Newton step with the Hessian's diagonal only (chapter 8).
+    """Check ``student(x, y, w) -> w_new``: one least-squares Newton step with the Hessian's diagonal only (chapter 9).
 
     The reference divides each entry of the gradient ``(2/P) X̃ᵀ(X̃w − y)`` by
     the matching diagonal entry of ``(2/P) X̃ᵀX̃``. On sphered inputs the step
@@ -432,7 +432,7 @@ def _hessian_condition(inputs: np.ndarray) -> float:
 
 
 def check_hessian_condition_numbers(student: Callable) -> None:
-    """Check ``student(x) -> (raw, standardized, sphered)`` least-squares Hessian condition numbers (chapter 8).
+    """Check ``student(x) -> (raw, standardized, sphered)`` least-squares Hessian condition numbers (chapter 9).
 
     The sphered inputs are ``pca_sphere`` of the standardized inputs. Tests
     random correlated data against a reference, then prints the three numbers
@@ -483,7 +483,7 @@ def check_hessian_condition_numbers(student: Callable) -> None:
 
 
 def check_zca_whiten(student: Callable) -> None:
-    """Check ``student(x_train, x_new) -> whitened x_new`` against ``pca_sphere(x_train, zca=True)`` (chapter 8)."""
+    """Check ``student(x_train, x_new) -> whitened x_new`` against ``pca_sphere(x_train, zca=True)`` (chapter 9)."""
     from .normalizers import pca_sphere
 
     rng = np.random.default_rng(83)
@@ -520,13 +520,13 @@ def check_zca_whiten(student: Callable) -> None:
 __all__ += ["check_diagonal_newton_step", "check_hessian_condition_numbers", "check_zca_whiten"]
 
 
-# ---------------------------------------------------------------- chapter 10: regularization
+# ---------------------------------------------------------------- chapter 11: regularization
 
 __all__ += ["check_l1_proximal_step", "check_ridge_mean_form", "check_pick_lambda"]
 
 
 def check_l1_proximal_step(student: Callable) -> None:
-    """Check ``student(w, t) -> w_new``: soft-threshold the feature weights ``w[1:]`` by ``t``, keep the bias (chapter 10).
+    """Check ``student(w, t) -> w_new``: soft-threshold the feature weights ``w[1:]`` by ``t``, keep the bias (chapter 11).
 
     The reference is ``sign(w_n) max(|w_n| − t, 0)`` for n >= 1 and ``w[0]``
     unchanged; ``w`` must not be modified in place.
@@ -562,7 +562,7 @@ def check_l1_proximal_step(student: Callable) -> None:
 
 
 def check_ridge_mean_form(student: Callable) -> None:
-    """Check ``student(x, y, lam) -> w``: the minimizer of ``(1/P)‖X̃w − y‖² + λ‖w[1:]‖²`` (chapter 10).
+    """Check ``student(x, y, lam) -> w``: the minimizer of ``(1/P)‖X̃w − y‖² + λ‖w[1:]‖²`` (chapter 11).
 
     The reference solves the normal equations of that cost with ``lstsq`` on
     random data, for two values of λ.
@@ -600,7 +600,7 @@ def check_ridge_mean_form(student: Callable) -> None:
 
 
 def check_pick_lambda(student: Callable) -> None:
-    """Check ``student(x_train, y_train, x_val, y_val, lams) -> (lam, w)`` (chapter 10).
+    """Check ``student(x_train, y_train, x_val, y_val, lams) -> (lam, w)`` (chapter 11).
 
     It should fit the ℓ1 path on the training split and return the λ with the
     lowest validation mean squared error and its weights. The reference is
@@ -639,13 +639,13 @@ def check_pick_lambda(student: Callable) -> None:
           f"{int(np.count_nonzero(w[1:]))} of 8 features kept.")
 
 
-# ---------------------------------------------------------------- chapter 9: boosting
+# ---------------------------------------------------------------- chapter 10: boosting
 
 __all__ += ["check_boost_by_residual", "check_one_weight_newton"]
 
 
 def check_boost_by_residual(student: Callable) -> None:
-    """Check ``student(x, y, rounds) -> (order, weights)``: least-squares boosting by the residual (chapter 9).
+    """Check ``student(x, y, rounds) -> (order, weights)``: least-squares boosting by the residual (chapter 10).
 
     ``order`` lists the 0-based features chosen, ``weights`` holds the bias
     (the mean of ``y``) and then one weight per chosen feature. The reference
@@ -690,7 +690,7 @@ def check_boost_by_residual(student: Callable) -> None:
 
 
 def check_one_weight_newton(student: Callable) -> None:
-    """Check ``student(offset, column, y) -> v``: the best single softmax weight by Newton's method (chapter 9).
+    """Check ``student(offset, column, y) -> v``: the best single softmax weight by Newton's method (chapter 10).
 
     ``v`` should minimize ``(1/P) Σ log(1 + exp(−y_p (offset_p + v·column_p)))``
     for labels ``y`` in ±1. The reference is a bounded scalar minimizer.
@@ -733,11 +733,11 @@ def check_one_weight_newton(student: Callable) -> None:
     print("Correct: your Newton iteration finds the best single weight, with and without an offset.")
 
 
-# ---- chapter 5: categorical
+# ---- chapter 6: categorical
 
 
 def check_one_hot_by_hand(student: Callable) -> None:
-    """Check ``student(values, categories) -> (P, K) array`` (chapter 5).
+    """Check ``student(values, categories) -> (P, K) array`` (chapter 6).
 
     Row ``p`` should hold a 1 in the column of ``values[p]``'s position in
     ``categories`` and zeros elsewhere, including a column for a category that
@@ -783,7 +783,7 @@ def check_one_hot_by_hand(student: Callable) -> None:
     print("Correct: one row per point, one column per given category, and unknown values are refused by name.")
 
 
-# ---- chapter 5: audio
+# ---- chapter 6: audio
 
 __all__ += ["check_chord_peaks"]
 
@@ -804,7 +804,7 @@ def _chord(rng: np.random.Generator, rate: int, seconds: float, amplitudes, low:
 
 
 def check_chord_peaks(student: Callable) -> None:
-    """Check ``student(signal, rate, count)``: the ``count`` strongest frequencies in Hz, increasing (chapter 5).
+    """Check ``student(signal, rate, count)``: the ``count`` strongest frequencies in Hz, increasing (chapter 6).
 
     The reference is the truth: each test signal is a sum of tones whose
     frequencies (between two DFT bins, at least 40 bins apart) and amplitudes
@@ -861,13 +861,13 @@ def check_chord_peaks(student: Callable) -> None:
     print("Correct: chord_peaks finds the loudest tones of three fresh chords, in Hz, at different rates and lengths.")
 
 
-# ---- chapter 5: text
+# ---- chapter 6: text
 
 __all__ += ["check_bag_of_words_by_hand", "check_spam_feature_groups"]
 
 
 def check_bag_of_words_by_hand(student: Callable) -> None:
-    """Check ``student(documents, vocabulary, stop_words) -> (P, V) array``: a bag of words by hand (chapter 5).
+    """Check ``student(documents, vocabulary, stop_words) -> (P, V) array``: a bag of words by hand (chapter 6).
 
     Each row should count the words of ``vocabulary`` in one document (lower-cased,
     punctuation stripped, ``stop_words`` dropped, no stemming) and be scaled to unit
@@ -967,7 +967,7 @@ def _spam_reference(x_train, y_train, x_test, y_test, alpha, steps, *, log=True,
 
 
 def check_spam_feature_groups(student: Callable) -> None:
-    """Check ``student(x_train, y_train, x_test, y_test, alpha, steps) -> (weights, test_errors)`` (chapter 5).
+    """Check ``student(x_train, y_train, x_test, y_test, alpha, steps) -> (weights, test_errors)`` (chapter 6).
 
     The function should take ``log(1 + x)`` of both splits, standard-normalize
     them with the mean and standard deviation of the *training* split, run
@@ -1040,13 +1040,13 @@ def check_spam_feature_groups(student: Callable) -> None:
     print("Correct: your weights and test errors match the reference on two synthetic spam-like data sets.")
 
 
-# ---- chapter 5: images
+# ---- chapter 6: images
 
 __all__ += ["check_rotation_shift", "check_train_and_test"]
 
 
 def check_rotation_shift(student: Callable) -> None:
-    """Check ``student(histogram_before, histogram_after) -> k`` (chapter 5).
+    """Check ``student(histogram_before, histogram_after) -> k`` (chapter 6).
 
     ``k`` (an integer, ``0 ≤ k < bins``) is the circular shift for which
     ``np.roll(histogram_before, k)`` is closest to ``histogram_after`` in
@@ -1148,7 +1148,7 @@ def _train_and_test_data(rng: np.random.Generator):
 
 
 def check_train_and_test(student: Callable) -> None:
-    """Check ``student(features_train, y_train, features_test, y_test, alpha, epochs, batch_size) -> accuracy`` (chapter 5).
+    """Check ``student(features_train, y_train, features_test, y_test, alpha, epochs, batch_size) -> accuracy`` (chapter 6).
 
     The function should drop the feature columns that are constant on the
     training split, standard-normalize both splits with the *training* mean
@@ -1193,7 +1193,7 @@ def check_train_and_test(student: Callable) -> None:
             (dict(score_on_training=True), "that is the accuracy on the training split; score the test split."),
             (dict(statistics_from=x_test),
              "the test split seems to be normalized with its own mean and standard deviation; use the training "
-             "statistics for both splits (chapter 6)."),
+             "statistics for both splits (chapter 7)."),
             (dict(normalize=False), "the inputs seem not to be normalized; standard-normalize them first."),
         ]
         for keywords, hint in hints:
@@ -1307,13 +1307,13 @@ def check_input_at_probability(student: Callable) -> None:
     print("Correct: your inputs give exactly the asked-for probabilities, for both signs of the slope.")
 
 
-# ---- chapter 11: a preprocessing pipeline
+# ---- chapter 12: a preprocessing pipeline
 
 __all__ += ["check_date_features", "check_encode_with_train_categories", "check_smote_one_class"]
 
 
 def check_date_features(student: Callable) -> None:
-    """Check ``student(stamps) -> (P, 4) array`` of year, month, hour, day of week (chapter 11).
+    """Check ``student(stamps) -> (P, 4) array`` of year, month, hour, day of week (chapter 12).
 
     ``stamps`` is a pandas Series of date-times. Column 3 should count days
     of the week from Monday = 0 to Sunday = 6 and months should run 1-12. The
@@ -1360,7 +1360,7 @@ def check_date_features(student: Callable) -> None:
 
 
 def check_encode_with_train_categories(student: Callable) -> None:
-    """Check ``student(train_values, new_values) -> (encoded_new, categories)`` (chapter 11).
+    """Check ``student(train_values, new_values) -> (encoded_new, categories)`` (chapter 12).
 
     ``categories`` should be the sorted distinct training values, and
     ``encoded_new`` of shape ``(Q, K)`` the one-hot rows of the new values in
@@ -1422,7 +1422,7 @@ def _segment_origins(points: np.ndarray, members: np.ndarray, neighbours: np.nda
 
 
 def check_smote_one_class(student: Callable) -> None:
-    """Check ``student(members, count, k, seed) -> (count, N) array`` of SMOTE points for one class (chapter 11).
+    """Check ``student(members, count, k, seed) -> (count, N) array`` of SMOTE points for one class (chapter 12).
 
     Every new point should lie on a segment from a member to one of that
     member's ``k`` nearest *other* members; the points should not be copies of
@@ -1739,7 +1739,7 @@ def check_softmax_early_stopping(student: Callable) -> None:
     print("Correct: your best weights and best epochs match a plain-NumPy reference on two fresh problems.")
 
 
-# ---------------------------------------------------------------- chapters 7 and 8: k-NN imputation, PCA compression
+# ---------------------------------------------------------------- chapters 8 and 9: k-NN imputation, PCA compression
 
 __all__ += ["check_knn_fill", "check_components_for_variance"]
 
@@ -1762,7 +1762,7 @@ def _knn_reference(donors: np.ndarray, x_new: np.ndarray, k: int, *, statistic=n
 
 
 def check_knn_fill(student: Callable) -> None:
-    """Check ``student(x_train, x_new, k) -> filled x_new`` (chapter 7).
+    """Check ``student(x_train, x_new, k) -> filled x_new`` (chapter 8).
 
     ``x_train`` is complete; every NaN of ``x_new`` should become the mean of
     its column over the ``k`` training rows nearest to that row, distances
@@ -1822,7 +1822,7 @@ def check_knn_fill(student: Callable) -> None:
 
 
 def check_components_for_variance(student: Callable) -> None:
-    """Check ``student(x, fraction) -> k``, the fewest principal components keeping ``fraction`` of the variance (chapter 8).
+    """Check ``student(x, fraction) -> k``, the fewest principal components keeping ``fraction`` of the variance (chapter 9).
 
     The reference is the cumulative sum of ``explained_variance(x)`` (itself
     tested against scikit-learn's ``PCA.explained_variance_ratio_``).
@@ -1882,7 +1882,7 @@ def check_components_for_variance(student: Callable) -> None:
                       "at which the cumulative sum reaches the fraction.")
 
 
-# ---------------------------------------------------------------- chapter 5, text: TF-IDF
+# ---------------------------------------------------------------- chapter 6, text: TF-IDF
 
 __all__ += ["check_tfidf_by_hand"]
 
@@ -1913,7 +1913,7 @@ def _tfidf_reference(train_counts, test_counts, *, idf_from="train", smooth=True
 
 
 def check_tfidf_by_hand(student: Callable) -> None:
-    """Check ``student(train_counts, test_counts) -> (train_features, test_features)``: TF-IDF by hand (chapter 5).
+    """Check ``student(train_counts, test_counts) -> (train_features, test_features)``: TF-IDF by hand (chapter 6).
 
     Both splits should be weighted by the *training* split's smoothed inverse
     document frequency ``ln((1 + P) / (1 + df_v)) + 1`` (``P`` training
@@ -1979,7 +1979,7 @@ def check_tfidf_by_hand(student: Callable) -> None:
             )
 
 
-# ------------------------------------------------------- chapter 6: robust scaling
+# ------------------------------------------------------- chapter 7: robust scaling
 
 __all__ += ["check_robust_scale"]
 
@@ -1998,7 +1998,7 @@ def _robust_reference(x_train: np.ndarray, x_new: np.ndarray, centre: str = "med
 
 
 def check_robust_scale(student: Callable) -> None:
-    """Check ``student(x_train, x_new) -> array (Q, N)``: robust scaling (chapter 6).
+    """Check ``student(x_train, x_new) -> array (Q, N)``: robust scaling (chapter 7).
 
     Each column of ``x_new`` should have the training median subtracted and be
     divided by the training interquartile range (75th minus 25th percentile,
@@ -2021,7 +2021,7 @@ def check_robust_scale(student: Callable) -> None:
         return
     hints = [
         (dict(statistics_from=x_new), "you took the median and IQR of x_new; use the training split's statistics "
-                                      "for every later point (chapter 6's rule)."),
+                                      "for every later point (chapter 7's rule)."),
         (dict(centre="mean", spread="std"), "that is standardization (mean and standard deviation): use the median "
                                             "and the interquartile range instead."),
         (dict(centre="mean"), "the spread is right but the centre is the mean; subtract the median."),

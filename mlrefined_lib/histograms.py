@@ -4,7 +4,7 @@ Each function turns raw data that is not a vector of numbers (a category, a
 text, an image, a sound) into a fixed-length vector by *counting*: which
 category occurs, how often each word occurs, how much edge there is in each
 direction, how much energy there is at each frequency. All of it is taught in
-chapter 5. The functions are pure: nothing is changed in place and nothing is
+chapter 6. The functions are pure: nothing is changed in place and nothing is
 remembered between calls.
 """
 
@@ -43,7 +43,7 @@ def _is_missing(value) -> bool:
 
 
 def one_hot(values, categories=None, handle_unknown: str = "error") -> tuple[np.ndarray, list]:
-    """One-hot encode a categorical feature (taught in chapter 5).
+    """One-hot encode a categorical feature (taught in chapter 6).
 
     Point ``p`` becomes the row ``e_k`` of the ``K × K`` identity, where ``k``
     is the position of ``values[p]`` in ``categories``: one column per
@@ -53,7 +53,7 @@ def one_hot(values, categories=None, handle_unknown: str = "error") -> tuple[np.
     ----------
     values : 1-D array-like of length P
         The category of each point (strings, integers, ...). Missing values
-        (None or NaN) are not a category: impute them first (chapter 7).
+        (None or NaN) are not a category: impute them first (chapter 8).
     categories : sequence of length K, optional
         The categories, in column order, without duplicates. By default the
         sorted unique entries of ``values``. Pass the categories found on the
@@ -89,7 +89,7 @@ def one_hot(values, categories=None, handle_unknown: str = "error") -> tuple[np.
     if missing:
         raise ValueError(
             f"values has {len(missing)} missing entr(y/ies) (None or NaN), first at index {missing[0]}; "
-            "a missing value is not a category: impute or drop those points first (chapter 7)."
+            "a missing value is not a category: impute or drop those points first (chapter 8)."
         )
     if categories is None:
         categories = np.unique(array).tolist()
@@ -140,7 +140,7 @@ def _undouble(word: str) -> str:
 
 
 def stem(word: str) -> str:
-    """Strip a common English suffix from a lower-case word (taught in chapter 5).
+    """Strip a common English suffix from a lower-case word (taught in chapter 6).
 
     A deliberately small stemmer, so that "dogs" and "dog" or "walked" and
     "walking" share one column of a bag of words. It applies at most one rule
@@ -194,7 +194,7 @@ def stem(word: str) -> str:
 
 
 def tokenize(text: str, stop_words: Iterable[str] | None = STOP_WORDS, stem: bool = True) -> list[str]:
-    """Split a text into the tokens a bag of words counts (taught in chapter 5).
+    """Split a text into the tokens a bag of words counts (taught in chapter 6).
 
     The text is lower-cased and split into runs of letters and digits (any
     other character, punctuation, an apostrophe or an underscore, separates
@@ -235,7 +235,7 @@ def bag_of_words(
     counts: bool = False,
     ngram_range: tuple[int, int] = (1, 1),
 ) -> tuple[np.ndarray, list[str]]:
-    """Bag-of-words histograms of a list of documents (taught in chapter 5).
+    """Bag-of-words histograms of a list of documents (taught in chapter 6).
 
     Each document is split by :func:`tokenize` (lower-case, letters and
     digits only, stop words dropped, stemmed); entry ``(p, v)`` counts how
@@ -351,7 +351,7 @@ def _ngrams(tokens: list[str], lo: int, hi: int) -> list[str]:
 
 
 def tfidf(counts, idf=None, *, smooth_idf: bool = True, sublinear_tf: bool = False, normalize: bool = True):
-    """TF-IDF weighting of bag-of-words counts (taught in chapter 5, text).
+    """TF-IDF weighting of bag-of-words counts (taught in chapter 6, text).
 
     A word that occurs in almost every document says little about any one of
     them. TF-IDF multiplies each count (the *term frequency*, tf) by the word's
@@ -455,7 +455,7 @@ def _capital_runs(text: str) -> tuple[int, int]:
 
 
 def character_features(documents: Sequence[str]) -> np.ndarray:
-    """Four spam-style counts of the characters of each document (taught in chapter 5).
+    """Four spam-style counts of the characters of each document (taught in chapter 6).
 
     Spam filters look at *how* a message is written as well as at its words:
     shouting in capitals and strings of exclamation marks are typical of spam.
@@ -470,7 +470,7 @@ def character_features(documents: Sequence[str]) -> np.ndarray:
        has runs of 2 and 3 capitals, so its longest run is 3.
 
     The counts are raw; they grow with the length of the document and have
-    long tails, so transform them before a model uses them (chapter 5 takes
+    long tails, so transform them before a model uses them (chapter 6 takes
     ``log(1 + count)`` and standard-normalizes with training statistics).
 
     Parameters
@@ -552,7 +552,7 @@ def _gradient_bins(image: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray
 
 
 def edge_histogram(image, bins: int = 8) -> np.ndarray:
-    """Histogram of gradient orientations of a grey-scale image (taught in chapter 5).
+    """Histogram of gradient orientations of a grey-scale image (taught in chapter 6).
 
     The gradient ``(d/dx, d/dy)`` of the image is taken at every pixel by
     central differences (``np.gradient``: one-sided at the border), with
@@ -610,7 +610,7 @@ def _pair(value, name: str) -> tuple[int, int]:
 
 
 def local_edge_histograms(image, patch=8, block=2, bins: int = 8) -> np.ndarray:
-    """Edge histograms of patches, normalized over blocks and concatenated (taught in chapter 5).
+    """Edge histograms of patches, normalized over blocks and concatenated (taught in chapter 6).
 
     This is the idea of the histogram of oriented gradients (HOG) of Dalal and
     Triggs (2005). The gradient is taken over the whole image as in
@@ -682,7 +682,7 @@ def local_edge_histograms(image, patch=8, block=2, bins: int = 8) -> np.ndarray:
 
 
 def edge_maps(image, bins: int = 8) -> np.ndarray:
-    """The edges of an image split by orientation, one map per bin (taught in chapter 5).
+    """The edges of an image split by orientation, one map per bin (taught in chapter 6).
 
     Map ``k`` holds the gradient magnitude of every pixel whose orientation
     falls in bin ``k`` and 0 at every other pixel. Gradients, angles and bins
@@ -720,7 +720,7 @@ def edge_maps(image, bins: int = 8) -> np.ndarray:
 
 
 def hann_window(length: int) -> np.ndarray:
-    """The periodic Hann window ``w[n] = ½ − ½ cos(2πn / length)``, n = 0 … length−1 (chapter 5).
+    """The periodic Hann window ``w[n] = ½ − ½ cos(2πn / length)``, n = 0 … length−1 (chapter 6).
 
     *Periodic* (also called DFT-even): one period of the raised cosine with
     the final zero left off, the usual choice for spectral analysis; it is
@@ -738,7 +738,7 @@ def _positive_int(value, name: str) -> int:
 
 
 def spectrogram(signal, rate: float, window: int = 256, hop: int = 128) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Magnitude spectrogram of a 1-D signal (taught in chapter 5).
+    """Magnitude spectrogram of a 1-D signal (taught in chapter 6).
 
     The signal is cut into frames of ``window`` samples starting every
     ``hop`` samples (frame ``t`` starts at sample ``t · hop``; samples after

@@ -1,4 +1,4 @@
-"""Missing values: where they are, and filling them with training statistics (chapter 7).
+"""Missing values: where they are, and filling them with training statistics (chapter 8).
 
 Two ideas live here:
 
@@ -86,7 +86,7 @@ def _as_table(x, name: str) -> np.ndarray:
 
 
 def missing_mask(x) -> np.ndarray:
-    """Boolean array of the same shape as ``x``: True where an entry is missing (chapter 7).
+    """Boolean array of the same shape as ``x``: True where an entry is missing (chapter 8).
 
     Parameters
     ----------
@@ -110,7 +110,7 @@ def missing_mask(x) -> np.ndarray:
 
 
 def missingness(x, names: Sequence | None = None):
-    """Count the missing entries of each column of ``x`` (chapter 7).
+    """Count the missing entries of each column of ``x`` (chapter 8).
 
     Parameters
     ----------
@@ -150,7 +150,7 @@ def _most_frequent(values: np.ndarray):
 
 
 def mean_imputer(x_train, strategy: str = "mean", names: Sequence | None = None) -> Callable[[np.ndarray], np.ndarray]:
-    """Fit the filling of missing entries with one training statistic per column (chapter 7).
+    """Fit the filling of missing entries with one training statistic per column (chapter 8).
 
     For column n with observed training entries (rows not in Ω_n), the fill
     value is
@@ -273,7 +273,7 @@ def _nan_euclidean(queries: np.ndarray, donors: np.ndarray) -> np.ndarray:
 
 
 def knn_imputer(x_train, k: int = 5, *, scale: bool = True) -> Callable[[np.ndarray], np.ndarray]:
-    """Fit k-nearest-neighbour imputation on the training rows (chapter 7).
+    """Fit k-nearest-neighbour imputation on the training rows (chapter 8).
 
     A gap in column n of a row is filled with the mean of column n over the
     ``k`` training rows nearest to that row among the training rows whose
@@ -320,7 +320,7 @@ def knn_imputer(x_train, k: int = 5, *, scale: bool = True) -> Callable[[np.ndar
     train = _as_table(x_train, "x_train")
     if train.dtype == object:
         raise ValueError("knn_imputer needs numeric columns (distances are computed on them); x_train holds "
-                         "non-numeric values. Encode categories first (chapter 5) or use mean_imputer(x, "
+                         "non-numeric values. Encode categories first (chapter 6) or use mean_imputer(x, "
                          "'most_frequent').")
     if not 1 <= k <= train.shape[0]:
         raise ValueError(f"k must be between 1 and the number of training rows ({train.shape[0]}); found k = {k}.")

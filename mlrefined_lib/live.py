@@ -1,4 +1,4 @@
-"""A continuous gradient-descent widget for least-squares costs (chapters 1, 6 and 8).
+"""A continuous gradient-descent widget for least-squares costs (chapters 1, 7 and 9).
 
 :func:`quadratic_descent` shows the contour plot of a least-squares cost of two
 weights with the gradient-descent path on it. The reader drags the learning
@@ -79,7 +79,7 @@ def _as_stage(x, num_points: int | None, num_features: int, index: int) -> np.nd
 
 
 def blend_moments(inputs, y, *, bias: bool = True) -> dict:
-    """The moments that fix a least-squares cost of blended inputs (chapters 6 and 8).
+    """The moments that fix a least-squares cost of blended inputs (chapters 7 and 9).
 
     Parameters
     ----------
@@ -165,7 +165,7 @@ _Base = anywidget.AnyWidget if anywidget is not None else object
 
 
 class QuadraticDescent(_Base):
-    """The continuous descent widget; build it with :func:`quadratic_descent` (chapters 1, 6, 8).
+    """The continuous descent widget; build it with :func:`quadratic_descent` (chapters 1, 7, 9).
 
     Synced values (set from Python or by the reader; the browser sends them
     when a control is released): ``alpha``, ``steps``, ``blend``, ``start``.
@@ -307,7 +307,7 @@ def quadratic_descent(
     ylabel: str | None = None,
     equal_aspect: bool = True,
 ) -> QuadraticDescent:
-    """Build the continuous gradient-descent widget for a least-squares cost (chapters 1, 6, 8).
+    """Build the continuous gradient-descent widget for a least-squares cost (chapters 1, 7, 9).
 
     Parameters
     ----------

@@ -3,7 +3,7 @@
 Each function *fits* on the data it is given (the training split) and returns
 a pair ``(transform, inverse)`` of functions that apply the same statistics to
 any later data, so validation and test points are scaled with the training
-statistics (chapter 6). Nothing is changed in place.
+statistics (chapter 7). Nothing is changed in place.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def _checked(num_features: int, who: str) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def standard_normalizer(x) -> tuple[Transform, Transform]:
-    """Fit standard normalization ``x ← (x − μ)/σ`` per feature (chapter 6).
+    """Fit standard normalization ``x ← (x − μ)/σ`` per feature (chapter 7).
 
     μ and σ are the mean and the population standard deviation (divide by P)
     of each column of ``x``.
@@ -92,7 +92,7 @@ def standard_normalizer(x) -> tuple[Transform, Transform]:
 
 
 def minmax_normalizer(x, feature_range: tuple[float, float] = (0.0, 1.0)) -> tuple[Transform, Transform]:
-    """Fit min-max scaling of each feature to ``[a, b]`` (chapter 6).
+    """Fit min-max scaling of each feature to ``[a, b]`` (chapter 7).
 
     ``x ← a + (b − a)(x − min)/(max − min)`` with the minimum and maximum of the
     fitting data. New data outside the fitted range lands outside ``[a, b]``:
@@ -129,7 +129,7 @@ def minmax_normalizer(x, feature_range: tuple[float, float] = (0.0, 1.0)) -> tup
 
 
 def robust_normalizer(x, quantile_range: tuple[float, float] = (25.0, 75.0)) -> tuple[Transform, Transform]:
-    """Fit robust scaling ``x ← (x − median)/IQR`` per feature (chapter 6).
+    """Fit robust scaling ``x ← (x − median)/IQR`` per feature (chapter 7).
 
     The centre is each column's median and the scale its interquartile range
     (the 75th minus the 25th percentile, linear interpolation between order
@@ -252,7 +252,7 @@ def _fit_box_cox_lambda(column: np.ndarray) -> float:
 
 
 def box_cox(x, lam=None) -> tuple[Transform, Transform]:
-    """Fit the Box-Cox power transform of each positive feature (chapter 6).
+    """Fit the Box-Cox power transform of each positive feature (chapter 7).
 
     ``x ← (x^λ − 1)/λ`` for λ ≠ 0 and ``x ← log x`` for λ = 0, one λ per
     column. It pulls in the long right tail of a skewed positive feature
@@ -314,7 +314,7 @@ def box_cox(x, lam=None) -> tuple[Transform, Transform]:
 
 
 def log_transform(x, offset: float = 0.0) -> tuple[Transform, Transform]:
-    """The logarithm ``x ← log(x + offset)`` of each feature (chapter 6).
+    """The logarithm ``x ← log(x + offset)`` of each feature (chapter 7).
 
     The simplest fix for a positive feature with a long right tail (areas,
     prices, incomes, counts): equal ratios become equal steps, so a value ten
@@ -364,7 +364,7 @@ __all__ += ["robust_normalizer", "box_cox", "log_transform"]
 
 
 def pca_sphere(x, *, relative_floor: float = 1e-10, zca: bool = False) -> tuple[Transform, Transform]:
-    """Fit PCA-sphering (whitening) ``x ← D^(-1/2) Vᵀ (x − μ)`` per point (chapter 8).
+    """Fit PCA-sphering (whitening) ``x ← D^(-1/2) Vᵀ (x − μ)`` per point (chapter 9).
 
     The covariance ``(1/P) (x − μ)ᵀ(x − μ) = V D Vᵀ`` is diagonalized; each
     point is centred, rotated onto the eigenvectors and each rotated feature is
@@ -383,7 +383,7 @@ def pca_sphere(x, *, relative_floor: float = 1e-10, zca: bool = False) -> tuple[
         The comparison is made on the covariance of ``x`` as given: when the
         features' scales differ by many orders of magnitude, small but real
         components can fall below the floor, so standardize first in that
-        case (chapter 8's exercises show it on the breast cancer data).
+        case (chapter 9's exercises show it on the breast cancer data).
     zca : bool
         If True, rotate back after scaling (ZCA whitening, ``V D^(-1/2) Vᵀ``):
         the result stays closest to the original features.
@@ -436,7 +436,7 @@ def pca_sphere(x, *, relative_floor: float = 1e-10, zca: bool = False) -> tuple[
     return transform, inverse
 
 
-# ---------------------------------------------------------------- chapter 8: PCA as compression
+# ---------------------------------------------------------------- chapter 9: PCA as compression
 
 __all__ += ["explained_variance", "pca"]
 
@@ -451,7 +451,7 @@ def _principal_axes(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def explained_variance(x) -> np.ndarray:
-    """Fraction of the total variance of ``x`` along each principal component (chapter 8).
+    """Fraction of the total variance of ``x`` along each principal component (chapter 9).
 
     With the covariance ``(1/P) (x − μ)ᵀ(x − μ) = V D Vᵀ`` and its eigenvalues
     ``d_1 ≥ d_2 ≥ … ≥ d_N ≥ 0``, the ratio of component n is
@@ -484,7 +484,7 @@ def explained_variance(x) -> np.ndarray:
 
 
 def pca(x, k: int) -> tuple[Transform, Transform]:
-    """Fit principal component analysis with ``k`` components (chapter 8).
+    """Fit principal component analysis with ``k`` components (chapter 9).
 
     ``transform(x_new)`` returns the coordinates of the centred points along
     the ``k`` leading eigenvectors of the training covariance,

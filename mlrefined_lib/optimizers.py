@@ -190,7 +190,7 @@ def gradient_descent(
             warnings.warn(
                 f"gradient descent diverged at step {k}: the cost became {cost_next} "
                 f"(it was {costs[-1]:.4g} at step {k - 1}). Stopped there and kept the first {k} "
-                "weights. Try a smaller alpha, or normalize the inputs (chapter 6).",
+                "weights. Try a smaller alpha, or normalize the inputs (chapter 7).",
                 DivergenceWarning,
                 stacklevel=2,
             )
@@ -465,7 +465,7 @@ def minibatch_gradient_descent(
             warnings.warn(
                 f"mini-batch gradient descent diverged in epoch {epoch}: the weights or the cost stopped being "
                 f"finite (the cost was {costs[-1]:.4g} after epoch {epoch - 1}). Stopped there and kept the "
-                f"first {epoch} weights. Try a smaller alpha, or normalize the inputs (chapter 6).",
+                f"first {epoch} weights. Try a smaller alpha, or normalize the inputs (chapter 7).",
                 DivergenceWarning,
                 stacklevel=2,
             )

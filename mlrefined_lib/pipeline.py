@@ -1,6 +1,6 @@
-"""A preprocessing pipeline for real tables, step by step (chapter 11).
+"""A preprocessing pipeline for real tables, step by step (chapter 12).
 
-Chapters 5-10 teach one preprocessing step each. This module adds what is
+Chapters 6-11 teach one preprocessing step each. This module adds what is
 needed to chain them on a raw table without leaking information from the
 validation and test splits into the model:
 
@@ -111,7 +111,7 @@ def _allocate(count: int, fractions: np.ndarray) -> np.ndarray:
 
 def train_validation_test_split(frame, fractions=(0.6, 0.2, 0.2), *, target=None, stratify: bool = False,
                                 seed: int = 0) -> tuple[pd.DataFrame, ...]:
-    """Split a table's rows at random into train, validation and test (chapter 11).
+    """Split a table's rows at random into train, validation and test (chapter 12).
 
     With ``stratify=True`` each class of the ``target`` column is split on its
     own with the same fractions (rounded to whole rows, the remainders going to
@@ -168,7 +168,7 @@ def train_validation_test_split(frame, fractions=(0.6, 0.2, 0.2), *, target=None
 
 
 def features_and_target(frame, target) -> tuple[pd.DataFrame, pd.Series]:
-    """Separate a table into its input columns and its target column (chapter 11).
+    """Separate a table into its input columns and its target column (chapter 12).
 
     Returns
     -------
@@ -189,7 +189,7 @@ def features_and_target(frame, target) -> tuple[pd.DataFrame, pd.Series]:
 
 
 def uncommon_features(frames, names: Sequence[str] | None = None) -> dict:
-    """Columns present in some of the tables but not in all of them (chapter 11).
+    """Columns present in some of the tables but not in all of them (chapter 12).
 
     A model can only use a feature that every split has. Encoding each split
     on its own, for example, gives a split without a rare category a column
@@ -235,7 +235,7 @@ def _categorical_columns(frame: pd.DataFrame) -> list:
 
 
 def unseen_categories(train, other, columns=None) -> dict:
-    """Categories of ``other`` that the training split never shows (chapter 11).
+    """Categories of ``other`` that the training split never shows (chapter 12).
 
     Parameters
     ----------
@@ -263,7 +263,7 @@ def unseen_categories(train, other, columns=None) -> dict:
 
 
 def identifier_columns(frame) -> list:
-    """Columns that hold a different value in every row: identifiers (chapter 11).
+    """Columns that hold a different value in every row: identifiers (chapter 12).
 
     A row number, a parcel number or a customer code is unique per row, so it
     carries no pattern a model could use on new rows (only a way to memorize
@@ -290,7 +290,7 @@ def identifier_columns(frame) -> list:
 
 
 def decompose_datetimes(frame, columns=None, parts: Sequence[str] = DATE_PARTS) -> pd.DataFrame:
-    """Replace each date-time column by numeric columns of its parts (chapter 11).
+    """Replace each date-time column by numeric columns of its parts (chapter 12).
 
     Column ``c`` becomes ``c_year``, ``c_month`` (1-12), ``c_day`` (1-31),
     ``c_hour``, ``c_minute``, ``c_second`` and ``c_dayofweek`` (Monday = 0,
@@ -361,7 +361,7 @@ def _check_seed(seed) -> int:
 
 
 def random_oversample(x, y, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Balance the classes by repeating randomly chosen points (chapter 11).
+    """Balance the classes by repeating randomly chosen points (chapter 12).
 
     Every class smaller than the largest is raised to the largest class's
     count by drawing points of that class uniformly at random, with
@@ -408,7 +408,7 @@ def _nearest_neighbours(points: np.ndarray, k: int) -> np.ndarray:
 
 
 def smote(x, y, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """SMOTE: balance the classes with synthetic points between neighbours (chapter 11).
+    """SMOTE: balance the classes with synthetic points between neighbours (chapter 12).
 
     For every class smaller than the largest, each new point is made by
     choosing a point ``a`` of the class at random, one of its ``k`` nearest
@@ -416,7 +416,7 @@ def smote(x, y, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     number ``t`` uniform in [0, 1), and taking ``a + t (b − a)``: a point on
     the segment from ``a`` to ``b`` (Chawla et al., 2002). New points are made
     until the class has as many points as the largest class. Distances are
-    taken on ``x`` as given, so scale the features first (chapter 6).
+    taken on ``x`` as given, so scale the features first (chapter 7).
 
     Parameters
     ----------
@@ -478,7 +478,7 @@ def _fitted(transform: Callable, statistics: dict, name: str) -> Callable:
 
 
 def drop_columns(columns) -> Step:
-    """Step that removes the given columns (identifiers, uncommon features; chapter 11)."""
+    """Step that removes the given columns (identifiers, uncommon features; chapter 12)."""
     columns = [columns] if isinstance(columns, str) else list(columns)
 
     def fit(train):
@@ -494,7 +494,7 @@ def drop_columns(columns) -> Step:
 
 
 def date_parts_step(columns=None, parts: Sequence[str] = DATE_PARTS) -> Step:
-    """Step that applies :func:`decompose_datetimes` (nothing to fit; chapter 11)."""
+    """Step that applies :func:`decompose_datetimes` (nothing to fit; chapter 12)."""
     parts = list(parts)
 
     def fit(train):
@@ -514,7 +514,7 @@ def date_parts_step(columns=None, parts: Sequence[str] = DATE_PARTS) -> Step:
 
 
 def impute(columns, strategy: str = "median") -> Step:
-    """Step that fills missing entries with training statistics (chapter 7's ``mean_imputer``).
+    """Step that fills missing entries with training statistics (chapter 8's ``mean_imputer``).
 
     ``strategy`` is "mean", "median" or "most_frequent" (the one for
     categorical columns). ``transform.statistics`` maps each column to its
@@ -545,10 +545,10 @@ def impute(columns, strategy: str = "median") -> Step:
 
 
 def one_hot_encode(columns) -> Step:
-    """Step that one-hot encodes categorical columns with the *training* categories (chapter 11).
+    """Step that one-hot encodes categorical columns with the *training* categories (chapter 12).
 
     Column ``c`` with training categories ``v_1 < ... < v_K`` becomes the K
-    columns ``c=v_1``, ..., ``c=v_K`` (chapter 5's :func:`~mlrefined_lib.histograms.one_hot`), placed
+    columns ``c=v_1``, ..., ``c=v_K`` (chapter 6's :func:`~mlrefined_lib.histograms.one_hot`), placed
     at the end of the table. **A category that the training split never
     showed becomes a row of zeros** in that column's block (the model then
     uses its bias alone for that feature), so validation and test tables
@@ -576,7 +576,7 @@ def one_hot_encode(columns) -> Step:
 
 
 def standardize(columns) -> Step:
-    """Step that standard-normalizes columns with the *training* mean and standard deviation (chapter 6).
+    """Step that standard-normalizes columns with the *training* mean and standard deviation (chapter 7).
 
     ``transform.statistics`` maps each column to its ``(mean, std)``. A column
     that is constant on the training split raises a ValueError naming it.
@@ -604,7 +604,7 @@ def standardize(columns) -> Step:
 
 
 class Pipeline:
-    """A list of steps fitted, in order, on the training split only (chapter 11).
+    """A list of steps fitted, in order, on the training split only (chapter 12).
 
     Parameters
     ----------

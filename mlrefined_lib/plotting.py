@@ -267,7 +267,7 @@ def feature_histograms(
     title: str | None = None,
     sharex: bool = False,
 ):
-    """One histogram per feature (column of ``x``), side by side (chapter 6).
+    """One histogram per feature (column of ``x``), side by side (chapter 7).
 
     Returns
     -------
@@ -299,7 +299,7 @@ def feature_histograms(
     return axes
 
 
-# ---------------------------------------------------------------- chapter 10: regularization paths
+# ---------------------------------------------------------------- chapter 11: regularization paths
 
 __all__ += ["regularization_path"]
 
@@ -317,7 +317,7 @@ def regularization_path(
     ylabel: str = "feature weight $w_n$",
     legend: bool = True,
 ):
-    """Plot each feature weight of a regularization path against λ on a log axis (chapter 10).
+    """Plot each feature weight of a regularization path against λ on a log axis (chapter 11).
 
     Every feature gets its own colour *and* line style and marker, and its
     name is written next to the line at the smallest λ, so the plot reads
@@ -393,7 +393,7 @@ def regularization_path(
     return ax
 
 
-# ---------------------------------------------------------------- chapter 9: boosting
+# ---------------------------------------------------------------- chapter 10: boosting
 
 __all__ += ["boosting_costs", "weight_bars", "boosting_weights"]
 
@@ -419,7 +419,7 @@ def boosting_costs(
     label: str | None = None,
     annotate: bool = True,
 ):
-    """Cost after each boosting round, each point labelled with the feature it added (chapter 9).
+    """Cost after each boosting round, each point labelled with the feature it added (chapter 10).
 
     Parameters
     ----------
@@ -479,7 +479,7 @@ def weight_bars(
     value_format: str = "{:+.2f}",
     legend: bool = True,
 ):
-    """Horizontal bars of signed weights, first name at the top (chapter 9).
+    """Horizontal bars of signed weights, first name at the top (chapter 10).
 
     The sign is carried three ways, never by colour alone: positive bars are
     solid blue, negative bars hatched orange-red, and every bar is labelled
@@ -537,7 +537,7 @@ def boosting_weights(
     xlabel: str = "weight (standardized input)",
     legend: bool = True,
 ):
-    """Bar chart of the weights a boosting run chose, in the order chosen (chapter 9).
+    """Bar chart of the weights a boosting run chose, in the order chosen (chapter 10).
 
     The bias is left out (it is not a feature weight); bars are labelled
     "1. name", "2. name", ... from the top, and signs are shown as in
@@ -573,7 +573,7 @@ def penalty_ball_panel(
     title: str | None = None,
     legend: bool = True,
 ):
-    """One panel of the chapter 10 geometry: contours of g, the ball of a norm through the regularized minimizer.
+    """One panel of the chapter 11 geometry: contours of g, the ball of a norm through the regularized minimizer.
 
     At the minimizer ``w_λ`` of ``g + λh`` a contour of ``g`` touches the ball
     ``{h(w) <= h(w_λ)}``: the ℓ1 ball is a diamond with corners on the axes,

@@ -90,7 +90,7 @@ def polynomial_features(x, degree: int, include_bias: bool = False) -> np.ndarra
 
     High powers of large inputs overflow and make the least-squares problem
     badly conditioned: scale the inputs to about [−1, 1] first (chapter 4
-    divides by the input range; chapter 6 standard-normalizes).
+    divides by the input range; chapter 7 standard-normalizes).
 
     Parameters
     ----------

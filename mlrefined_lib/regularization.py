@@ -1,4 +1,4 @@
-"""Regularized linear models: ridge, the lasso, the elastic net and the ℓ1 path (chapter 10).
+"""Regularized linear models: ridge, the lasso, the elastic net and the ℓ1 path (chapter 11).
 
 Every model here minimizes a *regularized* cost
 
@@ -107,7 +107,7 @@ def _check_lams(lams) -> np.ndarray:
 
 
 def ridge(x, y, alpha: float) -> np.ndarray:
-    """Ridge regression in closed form (chapter 10).
+    """Ridge regression in closed form (chapter 11).
 
     Minimizes the *summed* squared error plus an ℓ2 penalty on the feature
     weights,
@@ -147,7 +147,7 @@ def ridge(x, y, alpha: float) -> np.ndarray:
 
 
 def soft_threshold(v, t: float) -> np.ndarray:
-    """The soft threshold ``sign(v) max(|v| − t, 0)``, entry by entry (chapter 10).
+    """The soft threshold ``sign(v) max(|v| − t, 0)``, entry by entry (chapter 11).
 
     It is the proximal map of ``t|·|``: the minimizer of
     ``½(u − v)² + t|u|``. Entries with ``|v| <= t`` become exactly 0.
@@ -200,7 +200,7 @@ class _Smooth:
 
 
 def lambda_max(x, y, cost: str = "least_squares") -> float:
-    """The smallest λ for which the ℓ1-regularized minimizer has every feature weight 0 (chapter 10).
+    """The smallest λ for which the ℓ1-regularized minimizer has every feature weight 0 (chapter 11).
 
     At the best bias-only model ``w⁰`` the bias gradient is 0, and ``w⁰`` is
     the minimizer of ``g + λ‖w[1:]‖₁`` exactly when every feature entry of
@@ -289,7 +289,7 @@ def proximal_gradient(
     tol: float = 1e-8,
     max_its: int = 10_000,
 ) -> History:
-    """Minimize ``g(w) + λ(r‖w[1:]‖₁ + (1 − r)‖w[1:]‖²)`` by FISTA and keep every step (chapter 10).
+    """Minimize ``g(w) + λ(r‖w[1:]‖₁ + (1 − r)‖w[1:]‖²)`` by FISTA and keep every step (chapter 11).
 
     ``g`` is the mean least-squares or softmax cost. Each step is a gradient
     step of length ``1/L`` on the smooth part followed by the soft threshold
@@ -388,7 +388,7 @@ def elastic_net_path(
     tol: float = 1e-8,
     max_its: int = 20_000,
 ) -> RegularizationPath:
-    """Minimizers of ``g(w) + λ(r‖w[1:]‖₁ + (1 − r)‖w[1:]‖²)`` for every λ in ``lams`` (chapter 10).
+    """Minimizers of ``g(w) + λ(r‖w[1:]‖₁ + (1 − r)‖w[1:]‖²)`` for every λ in ``lams`` (chapter 11).
 
     Same solver and stopping rule as :func:`l1_path`, with ``r = l1_ratio``.
     In scikit-learn's ``ElasticNet(alpha=a, l1_ratio=ρ)`` notation (least
@@ -428,7 +428,7 @@ def l1_path(
     tol: float = 1e-8,
     max_its: int = 20_000,
 ) -> RegularizationPath:
-    """The ℓ1 (lasso) path: minimizers of ``g(w) + λ Σ_{n≥1} |w_n|`` for every λ (chapter 10).
+    """The ℓ1 (lasso) path: minimizers of ``g(w) + λ Σ_{n≥1} |w_n|`` for every λ (chapter 11).
 
     ``g`` is the mean least-squares cost ``(1/P) Σ (w[0] + x_p @ w[1:] − y_p)²``
     or the mean two-class softmax cost (labels ±1). The bias is never
@@ -451,7 +451,7 @@ def l1_path(
     Parameters
     ----------
     x : array of shape (P, N)
-        Standardize it first (chapter 6): the penalty treats all weights alike.
+        Standardize it first (chapter 7): the penalty treats all weights alike.
     y : array of shape (P,)
     lams : array of shape (L,), every entry >= 0
     cost : ``"least_squares"`` or ``"softmax"``
@@ -475,7 +475,7 @@ def l1_path(
 
 
 def entry_order(path: RegularizationPath, names=None) -> list:
-    """The features in the order they first become non-zero as λ decreases (chapter 10).
+    """The features in the order they first become non-zero as λ decreases (chapter 11).
 
     Features that enter at the same λ of the grid are ordered by the size of
     their weight there (largest first); features that never enter are left

@@ -1,4 +1,4 @@
-"""Feature selection by boosting (forward stage-wise selection), taught in chapter 9.
+"""Feature selection by boosting (forward stage-wise selection), taught in chapter 10.
 
 Boosting builds a linear model one feature at a time. Round 0 fits the bias
 alone. Every later round tries each feature not used yet, with a single new
@@ -35,7 +35,7 @@ _NEWTON_MAX_ITS = 100
 
 @dataclass(frozen=True)
 class BoostResult:
-    """What :func:`boost` returns (chapter 9).
+    """What :func:`boost` returns (chapter 10).
 
     Attributes
     ----------
@@ -185,7 +185,7 @@ def _newton_one_weight(offset: np.ndarray, columns: np.ndarray, y: np.ndarray) -
 
 
 def boost(x, y, rounds: int, cost: str = "least_squares") -> BoostResult:
-    """Forward stage-wise feature selection ("boosting"), taught in chapter 9.
+    """Forward stage-wise feature selection ("boosting"), taught in chapter 10.
 
     Round 0 fits the bias alone: the mean of ``y`` for least squares,
     ``log(P₊/P₋)`` for the softmax cost. Round m = 1, ..., R tries every
@@ -202,7 +202,7 @@ def boost(x, y, rounds: int, cost: str = "least_squares") -> BoostResult:
     Parameters
     ----------
     x : array of shape (P, N)
-        Inputs. Standardize them first (chapter 6) so that the weights are
+        Inputs. Standardize them first (chapter 7) so that the weights are
         comparable and no feature is favoured for its offset; ``boost`` does
         not do it for you.
     y : array of shape (P,)

@@ -214,6 +214,6 @@ def frames_slider(
     return result
 
 
-from .live import QuadraticDescent, quadratic_descent  # noqa: E402  (continuous widget, chapters 1, 6, 8)
+from .live import QuadraticDescent, quadratic_descent  # noqa: E402  (continuous widget, chapters 1, 7, 9)
 
 __all__ += ["quadratic_descent", "QuadraticDescent"]

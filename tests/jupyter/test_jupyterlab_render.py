@@ -1,7 +1,7 @@
 """Exercises render in live Jupyter: JupyterLab 4 and Notebook 7 with jupyterlab-myst.
 
 Starts a real ``jupyter lab`` and a real ``jupyter notebook`` server (each on a
-free port, serving a temporary copy of chapter 6, with autosave off so that
+free port, serving a temporary copy of chapter 7, with autosave off so that
 nothing is written back) and opens the notebook in both with Debian's
 Chromium driven by Playwright. For the chapter's first exercise it checks the
 rendered page, as a student would see it:
@@ -31,8 +31,8 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 REPO = Path(__file__).resolve().parents[2]
-NOTEBOOK = REPO / "chapters" / "06_standard_normalization" / "standard_normalization.ipynb"
-EXERCISE = "ex-ch6-circles"
+NOTEBOOK = REPO / "chapters" / "07_standard_normalization" / "standard_normalization.ipynb"
+EXERCISE = "ex-ch7-circles"
 TITLE = "Circles for one input, ellipses for two"
 SOLUTION_TEXT = "correlation matrix"  # a phrase from its worked answer
 CHROMIUM = Path("/usr/bin/chromium")

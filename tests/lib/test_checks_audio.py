@@ -1,4 +1,4 @@
-"""Tests of chapter 5's audio exercise check: it passes a right answer, explains
+"""Tests of chapter 6's audio exercise check: it passes a right answer, explains
 wrong ones, and treats an unwritten stub helpfully."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""The chapter 5 check for one-hot encoding by hand: passes a right answer, catches typical mistakes."""
+"""The chapter 6 check for one-hot encoding by hand: passes a right answer, catches typical mistakes."""
 
 import numpy as np
 import pytest

@@ -115,7 +115,7 @@ def test_stub_message_is_unchanged():
         checks.check_least_squares_gradient(stub)
 
 
-# ----------------------------------------------------------------- chapter 6: names
+# ----------------------------------------------------------------- chapter 7: names
 
 
 def test_largest_alpha_message_uses_the_students_name():

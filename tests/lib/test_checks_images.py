@@ -1,4 +1,4 @@
-"""Tests of chapter 5's image exercise checks: they pass a right answer, explain
+"""Tests of chapter 6's image exercise checks: they pass a right answer, explain
 typical wrong ones, and treat an unwritten stub helpfully."""
 
 import warnings

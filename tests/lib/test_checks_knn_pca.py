@@ -1,4 +1,4 @@
-"""Tests of the checks of chapter 7's k-NN imputation exercise and chapter 8's
+"""Tests of the checks of chapter 8's k-NN imputation exercise and chapter 9's
 PCA-compression exercise: they pass a right answer, explain typical mistakes,
 and treat an unwritten stub helpfully."""
 
@@ -14,7 +14,7 @@ def stub(*args, **kwargs):
     raise NotImplementedError
 
 
-# ---------------------------------------------------------------- chapter 7: knn_fill
+# ---------------------------------------------------------------- chapter 8: knn_fill
 
 def knn_fill_right(x_train, x_new, k):
     filled = x_new.copy()
@@ -82,7 +82,7 @@ def test_knn_check_catches_mistakes(wrong, phrase):
         checks.check_knn_fill(wrong)
 
 
-# ---------------------------------------------------------------- chapter 8: components_for_variance
+# ---------------------------------------------------------------- chapter 9: components_for_variance
 
 def components_right(x, fraction):
     centred = x - x.mean(axis=0)

@@ -1,4 +1,4 @@
-"""Tests of chapter 11's exercise checks: they pass a right answer, explain a
+"""Tests of chapter 12's exercise checks: they pass a right answer, explain a
 wrong one, and treat an unwritten stub helpfully."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Tests of chapter 6's robust-scaling check: it passes right answers (by hand
+"""Tests of chapter 7's robust-scaling check: it passes right answers (by hand
 and with the library or scikit-learn), explains typical mistakes and treats
 an unwritten stub helpfully."""
 

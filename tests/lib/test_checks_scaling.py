@@ -1,4 +1,4 @@
-"""Tests of chapter 6's exercise checks: they pass a right answer, explain a
+"""Tests of chapter 7's exercise checks: they pass a right answer, explain a
 wrong one, and treat an unwritten stub helpfully."""
 
 import warnings

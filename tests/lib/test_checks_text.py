@@ -1,4 +1,4 @@
-"""The chapter 5 text checks pass correct answers and fail typical wrong ones."""
+"""The chapter 6 text checks pass correct answers and fail typical wrong ones."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""The chapter 5 TF-IDF check passes correct answers and fails typical wrong ones with a helpful message."""
+"""The chapter 6 TF-IDF check passes correct answers and fails typical wrong ones with a helpful message."""
 
 import numpy as np
 import pytest

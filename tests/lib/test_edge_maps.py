@@ -1,4 +1,4 @@
-"""Tests of mlrefined_lib.histograms.edge_maps (chapter 5)."""
+"""Tests of mlrefined_lib.histograms.edge_maps (chapter 6)."""
 
 import math
 import warnings

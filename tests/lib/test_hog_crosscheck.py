@@ -1,4 +1,4 @@
-"""Cross-check local_edge_histograms against scikit-image's HOG (chapter 5).
+"""Cross-check local_edge_histograms against scikit-image's HOG (chapter 6).
 
 ``local_edge_histograms`` and ``skimage.feature.hog`` compute the same idea
 (patch histograms of gradient orientations, normalized jointly in

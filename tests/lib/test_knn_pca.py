@@ -1,4 +1,4 @@
-"""Unit tests of knn_imputer (chapter 7) and of pca / explained_variance (chapter 8),
+"""Unit tests of knn_imputer (chapter 8) and of pca / explained_variance (chapter 9),
 cross-checked against scikit-learn's KNNImputer and PCA."""
 
 import numpy as np

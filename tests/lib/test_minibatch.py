@@ -1,4 +1,4 @@
-"""Tests of Cost.rows and minibatch_gradient_descent (chapter 2's optimizer, used in chapter 5).
+"""Tests of Cost.rows and minibatch_gradient_descent (chapter 2's optimizer, used in chapter 6).
 
 The reference for each step is written out here with NumPy: the same shuffles
 (``default_rng(seed).permutation`` once per epoch) and the gradient of the

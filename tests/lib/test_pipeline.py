@@ -1,4 +1,4 @@
-"""Tests of mlrefined_lib.pipeline (chapter 11)."""
+"""Tests of mlrefined_lib.pipeline (chapter 12)."""
 
 import numpy as np
 import pandas as pd

@@ -1,4 +1,4 @@
-"""Tests of the loaders for the movie reviews and the handwritten digits (chapter 5).
+"""Tests of the loaders for the movie reviews and the handwritten digits (chapter 6).
 
 Both read files shipped inside installed packages; the expected counts are the
 published sizes of the data (25,000 IMDb reviews, 8,530 Rotten Tomatoes

@@ -1,4 +1,4 @@
-"""Unit tests of mlrefined_lib.regularization (chapter 10) against scikit-learn and by properties."""
+"""Unit tests of mlrefined_lib.regularization (chapter 11) against scikit-learn and by properties."""
 
 import warnings
 
@@ -255,7 +255,7 @@ def test_regularization_path_plot(diabetes):
         plotting.regularization_path(zero)
 
 
-# ---------------------------------------------------------------- the chapter 10 checks
+# ---------------------------------------------------------------- the chapter 11 checks
 
 from mlrefined_lib import checks  # noqa: E402
 from mlrefined_lib.checks import CheckFailed  # noqa: E402

@@ -1,4 +1,4 @@
-"""Unit tests of chapter 6's robust scaling, Box-Cox and log transforms,
+"""Unit tests of chapter 7's robust scaling, Box-Cox and log transforms,
 cross-checked against scikit-learn's RobustScaler and PowerTransformer and
 against scipy.stats.boxcox."""
 

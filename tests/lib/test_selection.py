@@ -1,4 +1,4 @@
-"""Unit tests of mlrefined_lib.selection.boost (chapter 9) and its plots.
+"""Unit tests of mlrefined_lib.selection.boost (chapter 10) and its plots.
 
 The reference is a brute-force stage-wise search written independently of
 the code under test: every one-weight problem is minimized numerically

@@ -1,4 +1,4 @@
-"""Tests of the chapter 8 checks (PCA-sphering): they pass on right answers,
+"""Tests of the chapter 9 checks (PCA-sphering): they pass on right answers,
 name the mistake on typical wrong ones, and help on the student stub."""
 
 import re

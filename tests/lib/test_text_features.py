@@ -1,4 +1,4 @@
-"""Unit tests of mlrefined_lib.histograms.character_features (spam-style counts, chapter 5)."""
+"""Unit tests of mlrefined_lib.histograms.character_features (spam-style counts, chapter 6)."""
 
 import numpy as np
 import pytest

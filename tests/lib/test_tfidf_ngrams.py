@@ -1,4 +1,4 @@
-"""Unit tests of TF-IDF weighting and n-gram bags of words (chapter 5, text).
+"""Unit tests of TF-IDF weighting and n-gram bags of words (chapter 6, text).
 
 ``tfidf`` and ``bag_of_words(..., ngram_range=...)`` are cross-checked against
 scikit-learn's ``TfidfTransformer`` / ``TfidfVectorizer`` and
