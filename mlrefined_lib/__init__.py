@@ -7,7 +7,7 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.normalizers` — standard, min-max and PCA-sphering;
 * :mod:`~mlrefined_lib.imputation` — filling gaps with training statistics;
 * :mod:`~mlrefined_lib.polynomials` — polynomial features;
-* :mod:`~mlrefined_lib.model_selection` — learning curves and early stopping;
+* :mod:`~mlrefined_lib.model_selection` — learning curves and early stopping (chapter 4), cross-validation (chapter 5);
 * :mod:`~mlrefined_lib.histograms` — one-hot, bag of words, edge histograms, spectrograms;
 * :mod:`~mlrefined_lib.selection` — feature selection by boosting;
 * :mod:`~mlrefined_lib.regularization` — ridge, lasso and elastic-net paths;
@@ -40,6 +40,18 @@ from .histograms import (
 )
 from .imputation import knn_imputer, mean_imputer, missing_mask, missingness
 from .model_selection import EarlyStoppingResult, LearningCurve, early_stopping, learning_curve
+from .model_selection import (
+    CrossValidationResult,
+    GridSearchResult,
+    NestedCrossValidationResult,
+    PairedComparison,
+    cross_validate,
+    grid_search,
+    k_fold,
+    nested_cross_validate,
+    paired_comparison,
+    time_folds,
+)
 from .polynomials import num_polynomial_features, polynomial_features, polynomial_powers
 from .normalizers import explained_variance, minmax_normalizer, pca, pca_sphere, standard_normalizer
 from .normalizers import box_cox, log_transform, robust_normalizer
@@ -128,4 +140,14 @@ __all__ = [
     "LearningCurve",
     "early_stopping",
     "EarlyStoppingResult",
+    "k_fold",
+    "time_folds",
+    "cross_validate",
+    "CrossValidationResult",
+    "grid_search",
+    "GridSearchResult",
+    "nested_cross_validate",
+    "NestedCrossValidationResult",
+    "paired_comparison",
+    "PairedComparison",
 ]
