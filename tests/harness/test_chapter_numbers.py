@@ -1,0 +1,80 @@
+"""Chapter numbers stay consistent: folders, table of contents, labels and text.
+
+Sphinx numbers the chapters by their order in ``_toc.yml``; the folders carry
+the same number (``chapters/NN_slug``), the exercise labels of a chapter are
+``ex-chNN-...`` and every "chapter N" written in a notebook, a page or the
+library names a chapter that exists. Citations of other books ("...
+University Press, chapter 9") are not the book's own chapters and are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+CITATION = re.compile(r"Press|edition|Springer|Wadsworth|O'Reilly")
+MENTION = re.compile(r"(?i)\bchapters?\s+(\d+(?:\s*(?:–|-|to|and|,\s*and|,)\s*\d+)*)")
+
+
+def toc_chapters() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = []
+    for part in toc["parts"]:
+        for chapter in part.get("chapters", []):
+            if chapter["file"].startswith("chapters/"):
+                files.append(chapter["file"])
+    return files
+
+
+CHAPTERS = toc_chapters()
+
+
+def test_folders_are_numbered_in_toc_order():
+    folders = [f.split("/")[1] for f in CHAPTERS]
+    numbers = [int(f.split("_")[0]) for f in folders]
+    assert numbers == list(range(1, len(folders) + 1)), f"chapter folders in _toc.yml order: {folders}"
+    on_disk = sorted(p.name for p in (ROOT / "chapters").iterdir() if p.is_dir())
+    assert on_disk == sorted(folders), f"folders not in _toc.yml: {set(on_disk) ^ set(folders)}"
+
+
+def texts():
+    """(where, text) for every markdown cell, code cell and page the reader sees, and the library."""
+    for path in sorted((ROOT / "chapters").glob("*/*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for i, cell in enumerate(cells):
+            yield f"{path.relative_to(ROOT)} cell {i}", "".join(cell["source"])
+    for path in [ROOT / "intro.md", ROOT / "instructors.md", ROOT / "README.md", ROOT / "datasets/README.md",
+                 *sorted((ROOT / "mlrefined_lib").rglob("*.py"))]:
+        yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
+
+
+def test_every_chapter_mention_exists():
+    last = len(CHAPTERS)
+    bad = []
+    for where, text in texts():
+        for line in text.splitlines():
+            if CITATION.search(line):
+                continue
+            for match in MENTION.finditer(line):
+                numbers = [int(n) for n in re.findall(r"\d+", match.group(1))]
+                if any(n < 1 or n > last for n in numbers):
+                    bad.append(f"{where}: {match.group(0)!r}")
+    assert not bad, f"mentions of chapters that do not exist (the book has {last}):\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda f: f.split("/")[1])
+def test_exercise_labels_carry_their_chapter_number(chapter):
+    folder = ROOT / Path(chapter).parent
+    number = int(folder.name.split("_")[0])
+    wrong = []
+    for path in sorted(folder.glob("*.ipynb")):
+        text = "".join("".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"])
+        for label in re.findall(r":label:\s*(ex-ch(\d+)-[\w-]+)", text):
+            if int(label[1]) != number:
+                wrong.append(f"{path.name}: {label[0]}")
+    assert not wrong, f"exercise labels of chapter {number} with another chapter's number: {wrong}"
