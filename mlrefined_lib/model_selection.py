@@ -590,10 +590,10 @@ class CrossValidationResult:
     ----------
     scores : array of shape (k,)
         ``error(model_i, x[validation_i], y[validation_i])`` for each fold i, in fold order.
-    mean : float
-        The mean of the scores: the cross-validation estimate of the error.
-    standard_error : float
-        The sample standard deviation of the scores (ddof = 1) divided by √k.
+
+    The properties ``mean`` (the cross-validation estimate of the error) and
+    ``standard_error`` (the sample standard deviation of the scores, ddof = 1,
+    divided by √k) are computed from ``scores``.
     """
 
     scores: np.ndarray
@@ -986,10 +986,10 @@ class PairedComparison:
         Percentile bootstrap 95% interval of the mean difference.
     n_bootstrap : int
         Number of bootstrap resamples behind the interval.
-    mean_difference : float
-        Mean of the differences.
-    standard_error : float
-        Sample standard deviation of the differences (ddof = 1) over √k.
+
+    The properties ``mean_difference`` and ``standard_error`` (sample standard
+    deviation of the differences, ddof = 1, over √k) are computed from
+    ``differences``.
     """
 
     a: CrossValidationResult
