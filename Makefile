@@ -2,7 +2,7 @@
 #
 #   make book      build the HTML book into _build/html (executes notebooks, cached)
 #   make test      run every test layer (library, nbval in the Binder environment, strict build, HTML, browser,
-#                  JupyterLab, student, wheel, nbgrader)
+#                  JupyterLab, student, wheel, nbgrader, Colab's versions)
 #   make lab       open the chapters in JupyterLab
 #   make student   student edition (solutions stripped) in _build/student/
 #   make nbgrader  nbgrader course (source/<chapter>/<notebook>.ipynb) in _build/nbgrader/
@@ -20,7 +20,7 @@ JB_FLAGS ?= --keep-going
 # Set by tools/vendor_assets.py --cdn when npm is missing.
 BOOK_CONFIG = $$(test -f _build/_config.cdn.yml && echo --config _build/_config.cdn.yml)
 
-.PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-standalone test-binder binder-venv test-jupyter \
+.PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-standalone test-binder binder-venv test-jupyter test-colab \
         lab student bench clean chromium nbgrader test-nbgrader
 
 help:
@@ -84,6 +84,7 @@ test: $(STAMP) assets
 	$(MAKE) test-jupyter
 	$(MAKE) test-standalone
 	$(MAKE) test-nbgrader NBGRADER_VENV=.venv-binder
+	$(MAKE) test-colab
 	@echo "make test: every layer passed."
 
 test-lib: $(STAMP)
@@ -128,6 +129,23 @@ $(NBGRADER_VENV)/.installed: requirements.txt pyproject.toml
 test-nbgrader: $(STAMP) $(NBGRADER_VENV)/.installed
 	$(MAKE) nbgrader
 	NBGRADER_VENV=$(CURDIR)/$(NBGRADER_VENV) JOBS=$(JOBS) $(BIN)/pytest tests/nbgrader -q -p no:cacheprovider -rs -s
+
+# Colab on its own versions (tests/colab/colab_versions.txt, dated): a fresh venv
+# of Colab's published versions, a kernel that has imported numpy and pandas
+# before the notebook starts (each notebook's kernel in its own hard-linked
+# copy of that venv), the notebook's own first cell (as tools/first_cell.py
+# writes it) installing the locally built wheel, then the notebook top to
+# bottom, its outputs compared by nbval with the stored ones. Also: the floors
+# of pyproject.toml are the versions tested here (tests/colab/test_floors.py).
+test-colab: $(STAMP)
+	@start=$$(date +%s); \
+	$(PY) tests/colab/colab_env.py && \
+	$(BIN)/pytest tests/colab -q -p no:cacheprovider -rs && \
+	JUPYTER_PATH=$(CURDIR)/.venv-colab/kernels $(BIN)/pytest --nbval .venv-colab/run --nbval-kernel-name colab-emulated \
+	    --nbval-sanitize-with .venv-colab/nbval_sanitize.cfg --nbval-kernel-startup-timeout 180 -q -p no:cacheprovider \
+	    -n $(JOBS) --dist loadfile && \
+	$(PY) tests/colab/colab_env.py --report; status=$$?; \
+	echo "test-colab: $$(( $$(date +%s) - start )) s"; exit $$status
 
 # Binder installs only requirements.txt, on the Python that runtime.txt names
 # (python-3.11): a fresh venv of that Python gets exactly that, then the test
@@ -177,4 +195,4 @@ bench: $(STAMP) assets
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf _build .venv-binder .venv-nbgrader assets/vendor
+	rm -rf _build .venv-binder .venv-nbgrader .venv-colab assets/vendor

@@ -11,6 +11,15 @@ so with its data files and every dataset package the chapters import. Where
 everything is importable (Binder, ``make lab``, the book's tests) it does
 nothing and prints nothing.
 
+On Colab the kernel has already imported numpy and pandas before the first
+cell runs. pyproject.toml's lower bounds accept Colab's versions (the Colab
+test layer, ``tests/colab``, proves it), so pip moves only the widget packages
+and adds the missing ones, and the notebook runs on without a restart. Should
+pip ever change a package that the kernel has already imported (another
+runtime, older versions), the cell says in one line that the runtime must be
+restarted and how, and stops with an error, so that "Run all" goes no further
+and no later cell fails with a confusing import error.
+
 The cell is the same in every notebook. Its tags ``remove-input`` and
 ``remove-output`` leave it out of the HTML book (where it would be an empty
 box), while a student in Jupyter or on Colab sees and runs it. The tool also writes the Colab line of
@@ -64,28 +73,77 @@ def needed_modules(root: Path = REPO) -> list[str]:
     return [LIBRARY] + [IMPORT_NAME.get(name, name.replace("-", "_")) for name in names]
 
 
-def install_command(root: Path = REPO, expanded: bool = False) -> str:
+def install_command(root: Path = REPO, expanded: bool = False, requirement: str | None = None) -> str:
     """The line the cell runs when something is missing. In the cell, IPython fills
-    in ``{repository}`` (set on the line before); ``expanded`` spells it out."""
+    in ``{repository}`` (set before); ``expanded`` spells it out. ``requirement``
+    replaces the whole requirement (the Colab test layer installs a local wheel)."""
     where = repository_url(root) if expanded else "{repository}"
-    return f'%pip install --quiet "{LIBRARY}[book] @ git+{where}"'
+    requirement = requirement or f"{LIBRARY}[book] @ git+{where}"
+    return f'%pip install --quiet "{requirement}"'
 
 
-def cell_source(root: Path = REPO) -> str:
+#: What the cell says when pip has changed a package the kernel had already imported.
+RESTART = (
+    "pip changed {changed}, which this runtime had already imported. Restart it "
+    "(Colab: Runtime > Restart session; Jupyter: Kernel > Restart), then run the "
+    "notebook again from the top: this cell will then do nothing."
+)
+
+
+def cell_source(root: Path = REPO, requirement: str | None = None) -> str:
+    """The cell's code. ``requirement`` swaps the install target (tests only)."""
     # One name a line and every line at most 80 characters, as `ruff format
     # --line-length 80` writes it (the book's code style), so that formatting
     # the notebooks leaves this cell unchanged.
     modules = "".join(f'    "{name}",\n' for name in needed_modules(root))
+    restart = "".join(f'            "{part}"\n' for part in _wrap(RESTART, 64))
     return (
         "# Colab, or a Python without the book's packages: install them (nothing\n"
         "# happens otherwise).\n"
+        "import importlib\n"
+        "import importlib.metadata as metadata\n"
         "import importlib.util\n"
+        "import sys\n"
         "\n"
         f"needed = [\n{modules}]\n"
         f'repository = "{repository_url(root)}"\n'
         "if not all(importlib.util.find_spec(name) for name in needed):\n"
-        f"    {install_command(root)}"
+        "    # Colab has imported numpy and pandas already: if pip changed them,\n"
+        "    # the kernel would mix old code in memory with new files on disk.\n"
+        "    imported = {\n"
+        "        name\n"
+        "        for module, names in metadata.packages_distributions().items()\n"
+        "        if module in sys.modules\n"
+        "        for name in names\n"
+        "    }\n"
+        "\n"
+        "    def version(name):\n"
+        "        try:\n"
+        "            return metadata.version(name)\n"
+        "        except metadata.PackageNotFoundError:\n"
+        "            return None\n"
+        "\n"
+        "    before = {name: version(name) for name in imported}\n"
+        "    print(\"Installing the book's library and packages (about a minute)...\")\n"
+        f"    {install_command(root, requirement=requirement)}\n"
+        "    importlib.invalidate_caches()\n"
+        "    changed = sorted(n for n in imported if version(n) != before[n])\n"
+        "    if changed:\n"
+        "\n"
+        "        class RestartNeeded(Exception):\n"
+        "            def _render_traceback_(self):  # IPython: the message only\n"
+        "                return [str(self)]\n"
+        "\n"
+        "        raise RestartNeeded(\n"
+        f"{restart}"
+        '            .format(changed=", ".join(changed))\n'
+        "        )"
     )
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` cut into string literals of at most ``width`` characters."""
+    return textwrap.wrap(text, width, drop_whitespace=False, break_on_hyphens=False)
 
 
 def first_cell(root: Path = REPO) -> nbformat.NotebookNode:

@@ -55,6 +55,9 @@ def test_install_line_names_the_repository_of_config():
     source = first_cell.cell_source()
     (line,) = [line.strip() for line in source.splitlines() if "%pip" in line]
     assert line == '%pip install --quiet "mlrefined_lib[book] @ git+{repository}"'
+    # the Colab layer (tests/colab) runs this very cell with only the requirement swapped
+    local = first_cell.cell_source(requirement="mlrefined_lib[book] @ file:///w/x.whl")
+    assert local == source.replace("git+{repository}", "file:///w/x.whl")
     assert f'repository = "{url}"' in source.splitlines()
     # nothing else in the cell spells an address
     assert source.count("https://") == 1
@@ -68,6 +71,18 @@ def test_cell_checks_the_library_and_every_package_of_the_book_extra():
     assert len(listed) == len(extra) + 1 and len(set(listed)) == len(listed), listed
     for module in listed:  # every name is a real import name (all are installed for the book's tests)
         __import__(module)
+
+
+def test_cell_stops_with_one_message_when_pip_changed_an_imported_package():
+    """The restart check: the versions of every imported distribution before and
+    after pip, and one short message (no traceback) naming Colab's menu."""
+    source = first_cell.cell_source()
+    assert "packages_distributions()" in source and "if module in sys.modules" in source
+    assert "_render_traceback_" in source and "raise RestartNeeded(" in source
+    assert "Runtime > Restart session" in first_cell.RESTART
+    # the message stays short: one sentence of what happened, one of what to do
+    assert len(first_cell.RESTART.format(changed="numpy, pandas")) < 260
+    assert max(len(line) for line in source.splitlines()) <= 80
 
 
 def test_generated_cell_changes_with_the_config(tmp_path):
