@@ -1,0 +1,179 @@
+"""Figures of chapter 8: imputing missing values.
+
+Every function takes the numbers it draws as arguments (nothing is read from
+a notebook's globals) and returns the matplotlib ``Figure``.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.patches import Patch
+
+OBSERVED_COLOR, FILLED_COLOR, WARNING_COLOR = "#4575b4", "#fdae61", "#d7191c"
+
+
+def mean_fill_histograms(observed, fill_value, filled_count, bins, xlabel):
+    """Draw a column before and after mean imputation (chapter 8).
+
+    Left: the histogram of the ``observed`` entries; right: the same, with
+    ``filled_count`` entries equal to ``fill_value`` stacked on top
+    (hatched). Both panels share the ``bins`` and the y axis.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    observed = np.asarray(observed, dtype=float)
+    filled_label = f"filled with the mean ({filled_count})"
+    fig, axes = plt.subplots(1, 2, figsize=(9.2, 3.1), sharey=True)
+    axes[0].hist(observed, bins=bins, color=OBSERVED_COLOR, edgecolor="white")
+    axes[0].set_title(f"Observed entries only ({observed.size} houses)")
+    *_, bars = axes[1].hist(
+        [observed, np.full(filled_count, fill_value)], bins=bins,
+        stacked=True, color=[OBSERVED_COLOR, FILLED_COLOR],
+        edgecolor="white", label=["observed", filled_label],
+    )
+    for bar in (b for b in bars[1] if b.get_height() > 0):
+        bar.set(hatch="//", edgecolor="k")
+    axes[1].set_title("After mean imputation")
+    axes[1].legend(handles=[
+        Patch(color=OBSERVED_COLOR, label="observed"),
+        Patch(facecolor=FILLED_COLOR, edgecolor="k", hatch="//",
+              label=filled_label),
+    ], fontsize=9)
+    for ax in axes:
+        ax.set_xlabel(xlabel)
+    axes[0].set_ylabel("number of houses")
+    fig.tight_layout()
+    return fig
+
+
+def nan_kinds(labels, means_none, truly_missing, title):
+    """Draw, per column, the NaNs that mean "none" and the truly missing
+    ones, as stacked horizontal bars (chapter 8).
+
+    The first column is drawn at the top; the x axis is symmetric-log.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    means_none = np.asarray(means_none)
+    rows = np.arange(len(labels))[::-1]
+    fig, ax = plt.subplots(figsize=(9, 6))
+    ax.barh(rows, means_none, color="#abd9e9", edgecolor="k", linewidth=0.4,
+            label='NaN means "none" (no pool, no garage, ...)')
+    ax.barh(rows, truly_missing, left=means_none, color=WARNING_COLOR,
+            edgecolor="k", linewidth=0.4, hatch="xx",
+            label="truly missing (unknown)")
+    ax.set_yticks(rows, labels, fontsize=9)
+    ax.set_xscale("symlog", linthresh=10)
+    ax.set_xlabel("number of houses with NaN (symmetric log scale)")
+    ax.set_title(title)
+    ax.legend(fontsize=9, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def filled_on_the_mean(train, filled, test, fill_value):
+    """Draw training cars, the ones whose input was filled, and test cars
+    (chapter 8).
+
+    ``train``, ``filled`` and ``test`` are pairs (horsepower, miles per
+    gallon): the training cars with an observed input (circles), the
+    training cars whose input was filled with ``fill_value`` (crosses, on a
+    dotted line at that value) and the test cars (open triangles).
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.scatter(*train, s=14, color=OBSERVED_COLOR, alpha=0.6,
+               label="training cars")
+    ax.scatter(*test, s=18, marker="^", facecolors="none",
+               edgecolors="#1a9641", label="test cars (horsepower observed)")
+    ax.scatter(*filled, s=90, marker="X", color=WARNING_COLOR,
+               edgecolors="k",
+               label="training cars, horsepower filled with the mean")
+    ax.axvline(fill_value, color=WARNING_COLOR, ls=":", lw=1)
+    ax.set_xlabel("horsepower")
+    ax.set_ylabel("fuel economy (miles per gallon)")
+    ax.set_title("Auto MPG: the filled cars sit on the training mean")
+    ax.legend(fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def leak_by_gap_share(leaks, designs):
+    """Draw the leak of a fill value fitted on all rows against the share
+    of gaps, one curve per fold design (chapter 8).
+
+    ``leaks`` is a list of (design, share of gaps, comparison), where the
+    comparison has a ``mean_difference`` (leaky minus honest MSE) and a 95%
+    ``interval``; ``designs`` lists (design, marker) pairs. The points of
+    the two designs are shifted apart by 0.6 percentage points so that their
+    error bars do not overlap.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    for (design, marker), offset in zip(designs, [-0.006, 0.006]):
+        rows = [(share, leak) for d, share, leak in leaks if d == design]
+        means = np.array([leak.mean_difference for _, leak in rows])
+        intervals = np.array([leak.interval for _, leak in rows])
+        ax.errorbar(
+            [100 * (share + offset) for share, _ in rows], means,
+            yerr=np.array([means - intervals[:, 0], intervals[:, 1] - means]),
+            marker=marker, capsize=4, ls="-" if marker == "o" else "--",
+            label=design,
+        )
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xlabel("horsepower missing (% of cars)")
+    ax.set_ylabel("leaky − honest MSE (mpg²)")
+    ax.set_title("Fill value fitted on all cars: the leak, with 95% intervals")
+    ax.legend(fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def imputer_comparison(scores, comparisons, pairs):
+    """Draw each imputer's cross-validated error and the close paired
+    comparisons (chapter 8).
+
+    Left: ``scores``, a dict from imputer name to a result with ``mean`` and
+    ``standard_error``; right: for each (a, b) in ``pairs``, the paired
+    comparison ``comparisons[(a, b)]``: its 95% ``interval`` as a bar and
+    its ``mean_difference`` as a diamond.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    names = list(scores)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.2, 4.0))
+    left.errorbar([scores[n].mean for n in names], np.arange(len(names)),
+                  xerr=[scores[n].standard_error for n in names], fmt="o",
+                  capsize=4)
+    left.set_yticks(np.arange(len(names)), names, fontsize=9)
+    left.set_xlabel("RMSE at hidden test entries (hp), ± 1 s.e.")
+    left.set_title("Each imputer, 10 folds")
+    for row, pair in enumerate(pairs):
+        comparison = comparisons[pair]
+        right.plot(comparison.interval, [row, row], color=OBSERVED_COLOR,
+                   lw=2.5, label="95% bootstrap interval" if row == 0 else None)
+        right.plot(comparison.mean_difference, row, "D", color=WARNING_COLOR,
+                   label="mean difference" if row == 0 else None)
+    right.axvline(0, color="k", lw=0.8)
+    right.set_yticks(np.arange(len(pairs)), [f"{a} − {b}" for a, b in pairs],
+                     fontsize=9)
+    right.set_xlabel("difference in RMSE (hp), a − b")
+    right.set_title("Close calls, paired by fold")
+    fig.legend(fontsize=9, loc="lower right", ncol=2)
+    left.invert_yaxis()
+    right.invert_yaxis()
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
