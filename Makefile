@@ -7,6 +7,7 @@
 #   make student   student edition (solutions stripped) in _build/student/
 #   make nbgrader  nbgrader course (source/<chapter>/<notebook>.ipynb) in _build/nbgrader/
 #   make bench     benchmarks -> benchmarks/RESULTS.md
+#   make text      rewrite the text pairs (text/NN_slug/*.md) of the chapter notebooks
 #
 # Needs only Python 3.11, git and make; everything else is installed here.
 
@@ -21,10 +22,10 @@ JB_FLAGS ?= --keep-going
 BOOK_CONFIG = $$(test -f _build/_config.cdn.yml && echo --config _build/_config.cdn.yml)
 
 .PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-standalone test-binder binder-venv test-jupyter test-colab \
-        lab student bench clean chromium nbgrader test-nbgrader
+        lab student bench clean chromium nbgrader test-nbgrader text
 
 help:
-	@sed -n '3,11p' Makefile
+	@sed -n '3,12p' Makefile
 
 # ---------------------------------------------------------------- environment
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
@@ -177,6 +178,11 @@ chromium:
 	fi
 
 # --------------------------------------------------------------- other tools
+# Every notebook has a text pair (MyST markdown, no outputs) that reviewers
+# read as a diff; tests/harness/test_text_pairs.py fails when one is stale.
+text: $(STAMP)
+	$(PY) tools/text_pairs.py
+
 lab: $(STAMP)
 	$(BIN)/jupyter lab chapters
 
