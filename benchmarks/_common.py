@@ -9,12 +9,15 @@ measure and report.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 #: The repository root, taken from this file's location (never hard-coded).
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import bookfiles  # noqa: E402, F401  (tools/bookfiles.py: the table of contents and a local server)
 #: Where the JSON outputs go (``_build/`` is gitignored).
 OUT_DIR = ROOT / "_build" / "bench"
 

@@ -14,24 +14,19 @@ Uses Debian's /usr/bin/chromium (never `playwright install`).
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import shutil
+import sys
 import tempfile
-import threading
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import ROOT, bookfiles  # noqa: E402
+
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 def write_page(widgets, directory: Path) -> None:
@@ -91,23 +86,17 @@ def measure() -> list[dict]:
     found = []
     with tempfile.TemporaryDirectory() as tmp:
         write_page([ch1, ch6], Path(tmp))
-        handler = functools.partial(_Quiet, directory=tmp)
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        try:
+        with bookfiles.serve(tmp) as url:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS, headless=True)
                 page = browser.new_page(viewport={"width": 1100, "height": 1400})
-                page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html", wait_until="load")
+                page.goto(f"{url}/index.html", wait_until="load")
                 page.wait_for_function("() => document.querySelectorAll('.mlr-live[data-path]').length === 2")
                 for index, label, what in [(0, "learning rate", "chapter 1, dragging the learning rate"),
                                            (1, "lambda", "chapter 7, dragging lambda (contours redrawn)")]:
                     times = drag(page, index, label)
                     found.append({"what": what, "to_frame": times[:, 0], "redraw": times[:, 1]})
                 browser.close()
-        finally:
-            server.shutdown()
-            server.server_close()
     return found
 
 

@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, fmt_time, row, section_markdown, write_json  # noqa: E402
+from _common import ROOT, bookfiles, fmt_time, row, section_markdown, write_json  # noqa: E402
 
 KB = 1024
 MB = 1024 * KB
@@ -58,35 +58,9 @@ _STATE_RE = re.compile(r"<script[^>]*application/vnd\.jupyter\.widget-state\+jso
 # ---------------------------------------------------------------------------
 
 
-def _toc_files(node) -> list[str]:
-    """Every ``file:`` entry of a parsed ``_toc.yml``, in order."""
-    found = []
-    if isinstance(node, dict):
-        if isinstance(node.get("file"), str):
-            found.append(node["file"])
-        for value in node.values():
-            if isinstance(value, (dict, list)):
-                found += _toc_files(value)
-    elif isinstance(node, list):
-        for item in node:
-            found += _toc_files(item)
-    return found
-
-
 def chapter_notebooks(root: Path = ROOT) -> list[Path]:
-    """The ``chapters/`` notebooks of ``_toc.yml``, in table-of-contents order."""
-    import yaml
-
-    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
-    paths = []
-    for entry in _toc_files(toc):
-        if not entry.startswith("chapters/"):
-            continue
-        path = root / entry
-        path = path if path.suffix == ".ipynb" else path.with_suffix(".ipynb")
-        if path.is_file() and path not in paths:
-            paths.append(path)
-    return paths
+    """The ``chapters/`` notebooks of ``_toc.yml``, in table-of-contents order (tools/bookfiles.py)."""
+    return bookfiles.chapter_notebooks(root)
 
 
 # ---------------------------------------------------------------------------

@@ -16,20 +16,15 @@ widget state moved back into the ``<head>``, where MyST-NB puts it).
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, row, section_markdown, write_json  # noqa: E402
+from _common import ROOT, bookfiles, row, section_markdown, write_json  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -40,31 +35,8 @@ STATE = re.compile(r'\n?<script type="application/vnd\.jupyter\.widget-state\+js
 BLOCKING = re.compile(r'<script defer="defer" (src="[^"]*(?:require\.js|widgets-require-config\.js|embed-amd\.js|tex-chtml\.js)[^"]*")')
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002
-        pass
-
-
-def _serve(folder: Path):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
-
-
 def toc_pages(root: Path = ROOT) -> list[str]:
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(node):
-        if isinstance(node, dict):
-            if "file" in node:
-                files.append(node["file"])
-            for key in ("parts", "chapters", "sections"):
-                for child in node.get(key, []) or []:
-                    walk(child)
-
-    walk(toc)
-    return [f"{f}.html" for f in files]
+    return bookfiles.toc_pages(root)
 
 
 def folder_bytes(folder: Path) -> int:
@@ -125,8 +97,7 @@ def run(html_root: Path = ROOT / "_build" / "html") -> dict:
         if state:
             before_html = STATE.sub("", before_html).replace("</head>", state.group(0).strip() + "\n</head>", 1)
         blocking_page.write_text(before_html)
-        server, base = _serve(site)
-        try:
+        with bookfiles.serve(site) as base:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
                 page_rows = []
@@ -140,8 +111,6 @@ def run(html_root: Path = ROOT / "_build" / "html") -> dict:
                 after = _load(browser, f"{base}/{heaviest}", throttle=True)
                 before = _load(browser, f"{base}/{blocking_page.relative_to(site).as_posix()}", throttle=True)
                 browser.close()
-        finally:
-            server.shutdown()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     met = after["fcp_s"] is not None and after["fcp_s"] <= FIRST_PAINT_TARGET_S

@@ -7,15 +7,21 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.normalizers` — standard, min-max and PCA-sphering;
 * :mod:`~mlrefined_lib.imputation` — filling gaps with training statistics;
 * :mod:`~mlrefined_lib.polynomials` — polynomial features;
-* :mod:`~mlrefined_lib.model_selection` — learning curves and early stopping (chapter 4), cross-validation (chapter 5);
+* :mod:`~mlrefined_lib.model_selection` — learning curves and early stopping (chapter 4);
+* :mod:`~mlrefined_lib.cross_validation` — folds, cross-validation, tuning and paired comparisons (chapter 5);
 * :mod:`~mlrefined_lib.histograms` — one-hot, bag of words, edge histograms, spectrograms;
 * :mod:`~mlrefined_lib.selection` — feature selection by boosting;
 * :mod:`~mlrefined_lib.regularization` — ridge, lasso and elastic-net paths;
 * :mod:`~mlrefined_lib.pipeline` — splitting, resampling and a leak-free preprocessing pipeline;
 * :mod:`~mlrefined_lib.plotting` — contour plots, cost histories, histograms;
 * :mod:`~mlrefined_lib.widgets` — sliders over precomputed frames;
+* :mod:`~mlrefined_lib.live` — the continuous descent widget that computes in the page;
 * :mod:`~mlrefined_lib.datasets` — loaders for the book's ``datasets/``;
 * :mod:`~mlrefined_lib.checks` — the checks that exercise cells call.
+
+Private helpers: ``_validation`` holds the input checks every module shares
+(shapes, finite values, names from a list, and ``check_scalar``, the one rule
+for numeric arguments); ``static/`` holds the widgets' JavaScript front ends.
 """
 
 from .costs import (

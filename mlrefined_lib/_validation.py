@@ -7,6 +7,7 @@ and what was found.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
 import numpy as np
@@ -94,3 +95,116 @@ def check_choice(value: str, valid: Sequence[str], what: str) -> str:
     if value not in valid:
         raise ValueError(f"unknown {what} {value!r}; valid names are: {', '.join(map(repr, valid))}.")
     return value
+
+
+class ScalarTypeError(TypeError, ValueError):
+    """A scalar argument of the wrong type (a bool, a string, a float where an integer is needed).
+
+    Both a TypeError (what Python raises for a wrong type) and a ValueError
+    (the book promises a ValueError for every bad input, and code written
+    against that promise keeps working).
+    """
+
+
+def _shown(value) -> str:
+    """repr of a value, NumPy scalars shown as the Python number they hold."""
+    return repr(value.item()) if isinstance(value, np.generic) else repr(value)
+
+
+def _describe(kind: str, min_val, max_val, include_boundaries: str, allow_none: bool, also: str | None) -> str:
+    """The expected value in words: "an integer >= 1", "a positive number", "a number in (0, 1]"."""
+    article = "an" if kind == "integer" else "a"
+    low_in = include_boundaries in ("left", "both")
+    high_in = include_boundaries in ("right", "both")
+    if min_val is not None and max_val is not None:
+        if kind == "integer" and low_in and high_in:
+            text = f"an integer from {min_val} to {max_val}"
+        else:
+            text = f"{article} {kind} in {'[' if low_in else '('}{min_val}, {max_val}{']' if high_in else ')'}"
+    elif min_val is not None:
+        if min_val == 0:
+            text = f"a {'non-negative' if low_in else 'positive'} {kind}"
+        else:
+            text = f"{article} {kind} {'>=' if low_in else '>'} {min_val}"
+    elif max_val is not None:
+        text = f"{article} {kind} {'<=' if high_in else '<'} {max_val}"
+    else:
+        text = f"{article} {kind}"
+    if also:
+        text += f" or {also}"
+    if allow_none:
+        text += " or None"
+    return text
+
+
+def check_scalar(
+    value,
+    name: str,
+    target_type: type = numbers.Real,
+    *,
+    min_val: float | None = None,
+    max_val: float | None = None,
+    include_boundaries: str = "both",
+    allow_none: bool = False,
+    also: str | None = None,
+):
+    """Check one scalar argument and return it as a Python ``int`` or ``float`` (or None).
+
+    The library's one rule for numeric arguments (after scikit-learn's
+    ``check_scalar``): booleans are refused everywhere (``True`` is not a
+    number of iterations), NumPy integers and floats are accepted, a number
+    must be finite, and it must lie within the bounds.
+
+    Parameters
+    ----------
+    value : object
+        The argument as the caller passed it.
+    name : str
+        The argument's name, used in the message.
+    target_type : numbers.Integral or numbers.Real
+        ``numbers.Integral`` (or ``int``) for a whole number; ``numbers.Real``
+        (or ``float``) for any real number (integers included).
+    min_val, max_val : number, optional
+        Bounds; None leaves that side open.
+    include_boundaries : {"both", "left", "right", "neither"}
+        Whether ``min_val`` (left) and ``max_val`` (right) are allowed values.
+    allow_none : bool
+        Accept None (and return it).
+    also : str, optional
+        Words for other values that the caller accepts and handles itself
+        (such as ``"one of ['diminishing']"``); only used in the message.
+
+    Returns
+    -------
+    int, float or None
+        ``int(value)`` for an integer type, ``float(value)`` otherwise.
+
+    Raises
+    ------
+    ScalarTypeError
+        (a TypeError and a ValueError) for a wrong type, booleans included:
+        ``"max_its must be an integer >= 1; found 2.5 of type float."``
+    ValueError
+        For a value out of range or not finite: ``"k must be an integer >= 2; found k = 1."``
+    """
+    if include_boundaries not in ("both", "left", "right", "neither"):
+        raise ValueError(f"include_boundaries must be 'both', 'left', 'right' or 'neither'; found {include_boundaries!r}.")
+    integer = target_type in (int, numbers.Integral)
+    if not integer and target_type not in (float, numbers.Real):
+        raise ValueError(f"target_type must be numbers.Integral or numbers.Real; found {target_type!r}.")
+    kind = "integer" if integer else "number"
+    expected = _describe(kind, min_val, max_val, include_boundaries, allow_none, also)
+    if value is None and allow_none:
+        return None
+    wanted = numbers.Integral if integer else numbers.Real
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, wanted):
+        raise ScalarTypeError(f"{name} must be {expected}; found {_shown(value)} of type {type(value).__name__}.")
+    if not integer and not np.isfinite(value):
+        raise ValueError(f"{name} must be {expected}; found {name} = {_shown(value)}.")
+    low_in = include_boundaries in ("left", "both")
+    high_in = include_boundaries in ("right", "both")
+    too_low = min_val is not None and (value < min_val if low_in else value <= min_val)
+    too_high = max_val is not None and (value > max_val if high_in else value >= max_val)
+    if too_low or too_high:
+        raise ValueError(f"{name} must be {expected}; found {name} = {_shown(value)}.")
+    return int(value) if integer else float(value)

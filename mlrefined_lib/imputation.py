@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ._validation import check_choice
+from ._validation import check_choice, check_scalar
 
 __all__ = ["missing_mask", "missingness", "mean_imputer", "knn_imputer", "STRATEGIES"]
 
@@ -315,8 +315,7 @@ def knn_imputer(x_train, k: int = 5, *, scale: bool = True) -> Callable[[np.ndar
         column with no observed entry (named), if ``k`` is not an integer in
         ``1 … P``, and, at transform time, for a different number of columns.
     """
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-        raise ValueError(f"k must be a whole number of neighbours; found {k!r} of type {type(k).__name__}.")
+    k = check_scalar(k, "k", numbers.Integral)  # its range, 1 … P, is checked below with P named
     train = _as_table(x_train, "x_train")
     if train.dtype == object:
         raise ValueError("knn_imputer needs numeric columns (distances are computed on them); x_train holds "

@@ -35,7 +35,7 @@ page needs, however many points there are. The browser runs
 * **No JavaScript**, or a notebook opened before it is run: the output also
   carries a PNG of the initial view (``image/png``, its alt text in the
   output's metadata) and a text description; in the built book,
-  ``tools/live_fallback.py`` puts that PNG in a ``<noscript>`` next to the view.
+  ``_ext/live_fallback.py`` puts that PNG in a ``<noscript>`` next to the view.
 
 The controls sync their value to the kernel only when released (``change``),
 and redraw locally on every ``input`` event.
@@ -55,6 +55,8 @@ try:  # anywidget is needed only to display the widget, not to compute with it
     import traitlets
 except ImportError:  # pragma: no cover - anywidget is in requirements.txt
     anywidget = None
+
+from ._validation import check_scalar
 
 __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments"]
 
@@ -135,14 +137,6 @@ def _moments_at(moments: dict, blend: float) -> tuple[np.ndarray, np.ndarray, fl
     return m, c, moments["constant"]
 
 
-def _check_number(value, name: str, low: float | None = None, high: float | None = None) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise ValueError(f"{name} must be a finite number; found {value!r}.")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"{name} must lie in [{low}, {high}]; found {value!r}.")
-    return float(value)
-
-
 def _check_range(value, name: str) -> list[float]:
     try:
         low, high = (float(v) for v in value)
@@ -201,12 +195,10 @@ class QuadraticDescent(_Base):
     def path(self, alpha: float | None = None, steps: int | None = None, start=None,
              blend: float | None = None) -> np.ndarray:
         """The weights visited, shape ``(K+1, 2)``, by ``w ← w − α (H w + b)``; stops early if they overflow."""
-        alpha = self.alpha if alpha is None else _check_number(alpha, "alpha", 0.0)
-        if alpha <= 0:
-            raise ValueError(f"alpha must be positive; found {alpha!r}.")
-        steps = self.steps if steps is None else steps
-        if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 0:
-            raise ValueError(f"steps must be a non-negative integer; found {steps!r}.")
+        alpha = self.alpha if alpha is None else check_scalar(alpha, "alpha", numbers.Real, min_val=0,
+                                                              include_boundaries="neither")
+        # steps >= 0: zero steps draws the start alone, as the slider's left end does
+        steps = self.steps if steps is None else check_scalar(steps, "steps", numbers.Integral, min_val=0)
         w = np.array(self.start if start is None else _check_point(start, "start"), dtype=float)
         h, b, _ = self.quadratic(blend)
         out = [w.copy()]
@@ -221,7 +213,7 @@ class QuadraticDescent(_Base):
     def _blend_value(self, blend) -> float:
         if blend is None:
             return float(self.blend)
-        return _check_number(blend, "blend", 0.0, float(len(self.config["moments"]["diagonal"]) - 1))
+        return check_scalar(blend, "blend", numbers.Real, min_val=0, max_val=len(self.config["moments"]["diagonal"]) - 1)
 
     # ---- static fallback
     def description(self) -> str:
@@ -242,7 +234,6 @@ class QuadraticDescent(_Base):
         import matplotlib.pyplot as plt
 
         from . import plotting
-        from .widgets import figure_to_png
 
         cfg = self.config
         h, b, c = self.quadratic()
@@ -257,7 +248,7 @@ class QuadraticDescent(_Base):
                                    xlabel=cfg["xlabel_tex"], ylabel=cfg["ylabel_tex"],
                                    title=f"{cfg['title']} (static view)", legend=True)
         fig.tight_layout()
-        return figure_to_png(fig)
+        return plotting.figure_to_png(fig)
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
@@ -363,13 +354,11 @@ def quadratic_descent(
     alpha_range = _check_range(alpha_range, "alpha_range")
     if alpha_range[0] <= 0:
         raise ValueError(f"alpha_range must be positive; found {alpha_range!r}.")
-    alpha = _check_number(alpha, "alpha", *alpha_range)
-    if isinstance(max_steps, bool) or not isinstance(max_steps, numbers.Integral) or not 1 <= max_steps <= 1000:
-        raise ValueError(f"max_steps must be an integer in [1, 1000]; found {max_steps!r}.")
-    if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or not 0 <= steps <= max_steps:
-        raise ValueError(f"steps must be an integer in [0, {max_steps}]; found {steps!r}.")
+    alpha = check_scalar(alpha, "alpha", numbers.Real, min_val=alpha_range[0], max_val=alpha_range[1])
+    max_steps = check_scalar(max_steps, "max_steps", numbers.Integral, min_val=1, max_val=1000)
+    steps = check_scalar(steps, "steps", numbers.Integral, min_val=0, max_val=max_steps)
     start = _check_point(start, "start")
-    blend = _check_number(blend, "blend", 0.0, float(max(len(stages) - 1, 0)))
+    blend = check_scalar(blend, "blend", numbers.Real, min_val=0, max_val=max(len(stages) - 1, 0))
     if stage_names is not None and len(stage_names) != len(stages):
         raise ValueError(f"stage_names must name each of the {len(stages)} stages; found {len(stage_names)} names.")
     moments = blend_moments(stages, y, bias=bias)

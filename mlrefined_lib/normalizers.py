@@ -8,12 +8,13 @@ statistics (chapter 7). Nothing is changed in place.
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Callable
 
 import numpy as np
 
-from ._validation import as_inputs
+from ._validation import as_inputs, check_scalar
 
 __all__ = ["standard_normalizer", "minmax_normalizer", "pca_sphere"]
 
@@ -26,6 +27,16 @@ _CONSTANT_TOLERANCE = 1e-12
 
 def _constant_columns(spread: np.ndarray, scale: np.ndarray) -> np.ndarray:
     return np.flatnonzero((spread == 0) | (spread <= _CONSTANT_TOLERANCE * scale))
+
+
+def _constant_features(x: np.ndarray) -> np.ndarray:
+    """Indices of the columns of ``x`` that :func:`standard_normalizer` refuses as constant.
+
+    The one rule for a constant feature (also used by
+    :func:`mlrefined_lib.pipeline.standardize`): a standard deviation of 0, or
+    one at most ``1e-12`` times the column's mean (rounding noise).
+    """
+    return _constant_columns(x.std(axis=0), np.abs(x.mean(axis=0)))
 
 
 def _raise_constant(columns: np.ndarray, values: np.ndarray, who: str) -> None:
@@ -76,7 +87,7 @@ def standard_normalizer(x) -> tuple[Transform, Transform]:
     x = as_inputs(x)
     mean = x.mean(axis=0)
     std = x.std(axis=0)
-    constant = _constant_columns(std, np.abs(mean))
+    constant = _constant_features(x)
     if constant.size:
         _raise_constant(constant, mean, "standard_normalizer")
     check = _checked(x.shape[1], "standard_normalizer")
@@ -518,8 +529,7 @@ def pca(x, k: int) -> tuple[Transform, Transform]:
         in ``1 … N``, and at transform time for the wrong number of columns.
     """
     x = as_inputs(x)
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-        raise ValueError(f"k must be a whole number of components; found {k!r} of type {type(k).__name__}.")
+    k = check_scalar(k, "k", numbers.Integral)  # its range, 1 … N, is checked next with N named
     if not 1 <= k <= x.shape[1]:
         raise ValueError(f"k must be between 1 and the number of features ({x.shape[1]}); found k = {k}.")
     mean, eigenvalues, eigenvectors = _principal_axes(x)

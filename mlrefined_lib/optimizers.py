@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import autograd
 import numpy as np
 
-from ._validation import check_choice
+from ._validation import check_choice, check_scalar
 
 __all__ = [
     "History",
@@ -102,9 +102,8 @@ def _check_start(w0) -> np.ndarray:
 
 
 def _check_its(max_its) -> int:
-    if not isinstance(max_its, numbers.Integral) or max_its < 0:
-        raise ValueError(f"max_its must be a non-negative integer; found {max_its!r}.")
-    return int(max_its)
+    """max_its >= 0: zero steps is a valid run whose history holds the start alone (bools refused)."""
+    return check_scalar(max_its, "max_its", numbers.Integral, min_val=0)
 
 
 def _norm(v: np.ndarray) -> float:
@@ -138,8 +137,8 @@ def gradient_descent(
         Starting weights (not modified).
     alpha : float or ``"diminishing"``
         A fixed step length α > 0, or ``"diminishing"`` for α_k = 1/k at step k ≥ 1.
-    max_its : int
-        Largest number of steps.
+    max_its : int >= 0
+        Largest number of steps (0 returns the start alone).
     tol : float, optional
         Stop early once the gradient norm is at most ``tol``.
     gradient : callable, optional
@@ -161,10 +160,10 @@ def gradient_descent(
     """
     if isinstance(alpha, str):
         check_choice(alpha, ALPHA_RULES, "step-length rule")
-    elif not isinstance(alpha, numbers.Real) or not np.isfinite(alpha) or alpha <= 0:
-        raise ValueError(f"alpha must be a positive number or one of {list(ALPHA_RULES)}; found {alpha!r}.")
-    if tol is not None and not (isinstance(tol, numbers.Real) and tol >= 0):
-        raise ValueError(f"tol must be a non-negative number or None; found {tol!r}.")
+    else:
+        alpha = check_scalar(alpha, "alpha", numbers.Real, min_val=0, include_boundaries="neither",
+                             also=f"one of {list(ALPHA_RULES)}")
+    tol = check_scalar(tol, "tol", numbers.Real, min_val=0, allow_none=True)
     max_its = _check_its(max_its)
     w = _check_start(w0)
     grad = _gradient_function(g, gradient)
@@ -215,9 +214,7 @@ SCHEDULES = ("constant", "invscaling", "inverse_time")
 
 
 def _check_positive(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a positive number; found {value!r}.")
-    return float(value)
+    return check_scalar(value, name, numbers.Real, min_val=0, include_boundaries="neither")
 
 
 def learning_schedule(name: str, alpha: float, *, power: float = 0.25, t1: float = 100.0) -> Callable[[int], float]:
@@ -262,8 +259,7 @@ def learning_schedule(name: str, alpha: float, *, power: float = 0.25, t1: float
     """
     check_choice(name, SCHEDULES, "learning-rate schedule")
     alpha = _check_positive(alpha, "alpha")
-    if isinstance(power, bool) or not isinstance(power, numbers.Real) or not np.isfinite(power) or power < 0:
-        raise ValueError(f"power must be a non-negative number; found {power!r}.")
+    power = check_scalar(power, "power", numbers.Real, min_val=0)
     t1 = _check_positive(t1, "t1")
     if name == "constant":
         return lambda t: alpha
@@ -275,9 +271,7 @@ def learning_schedule(name: str, alpha: float, *, power: float = 0.25, t1: float
 def _schedule_from(alpha, schedule) -> Callable[[int], float]:
     """Turn the ``alpha``/``schedule`` pair of :func:`minibatch_gradient_descent` into ``t -> α_t``."""
     if schedule is None:
-        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not np.isfinite(alpha) or alpha <= 0:
-            raise ValueError(f"alpha must be a positive number; found {alpha!r}.")
-        step = float(alpha)
+        step = _check_positive(alpha, "alpha")
         return lambda t: step
     if isinstance(schedule, str):
         return learning_schedule(schedule, alpha)
@@ -424,13 +418,11 @@ def minibatch_gradient_descent(
             f"found {type(g).__name__}."
         )
     step_rule = _schedule_from(alpha, schedule)
-    if isinstance(epochs, bool) or not isinstance(epochs, numbers.Integral) or epochs < 0:
-        raise ValueError(f"epochs must be a non-negative integer; found {epochs!r}.")
+    epochs = check_scalar(epochs, "epochs", numbers.Integral, min_val=0)  # 0 epochs: the start alone
     points = g.num_points
-    if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or not 1 <= batch_size <= points:
-        raise ValueError(
-            f"batch_size must be an integer from 1 to P = {points} (the number of points); found {batch_size!r}."
-        )
+    batch_size = check_scalar(batch_size, "batch_size", numbers.Integral, min_val=1)
+    if batch_size > points:
+        raise ValueError(f"batch_size must be at most the number of points P = {points}; found {batch_size}.")
     w = _check_start(w0)
     g._check(w)
     _step_length(step_rule, 0)  # a schedule that cannot give its first step fails before any work
@@ -514,8 +506,8 @@ def newtons_method(
         The cost, ``g(w) -> float``, written with ``autograd.numpy``.
     w0 : array of shape (D,)
         Starting weights (not modified). Only 1-D weights are supported.
-    max_its : int
-        Largest number of steps.
+    max_its : int >= 0
+        Largest number of steps (0 returns the start alone).
     epsilon : float
         Regularizer added to the Hessian's diagonal.
     tol : float, optional
@@ -529,8 +521,7 @@ def newtons_method(
     w = _check_start(w0)
     if w.ndim != 1:
         raise ValueError(f"newtons_method supports 1-D weights of shape (D,); found shape {w.shape}.")
-    if not (isinstance(epsilon, numbers.Real) and epsilon >= 0):
-        raise ValueError(f"epsilon must be a non-negative number; found {epsilon!r}.")
+    epsilon = check_scalar(epsilon, "epsilon", numbers.Real, min_val=0)
     grad = autograd.grad(g)
     hess = autograd.hessian(g)
 

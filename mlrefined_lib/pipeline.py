@@ -36,9 +36,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ._validation import as_inputs
+from ._validation import as_inputs, check_scalar
 from .histograms import one_hot
 from .imputation import mean_imputer
+from .normalizers import _constant_features, standard_normalizer
 
 __all__ = [
     "train_validation_test_split",
@@ -354,12 +355,6 @@ def _check_labelled(x, y) -> tuple[np.ndarray, np.ndarray]:
     return x, labels
 
 
-def _check_seed(seed) -> int:
-    if not isinstance(seed, numbers.Integral) or isinstance(seed, bool):
-        raise ValueError(f"seed must be an integer; found {seed!r}.")
-    return int(seed)
-
-
 def random_oversample(x, y, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Balance the classes by repeating randomly chosen points (chapter 12).
 
@@ -386,7 +381,7 @@ def random_oversample(x, y, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
         seed.
     """
     x, labels = _check_labelled(x, y)
-    rng = np.random.default_rng(_check_seed(seed))
+    rng = np.random.default_rng(check_scalar(seed, "seed", numbers.Integral))
     classes, counts = np.unique(labels, return_counts=True)
     largest = counts.max()
     drawn = [rng.choice(np.flatnonzero(labels == c), size=largest - n, replace=True)
@@ -441,9 +436,8 @@ def smote(x, y, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
         message names the class and its count).
     """
     x, labels = _check_labelled(x, y)
-    if not isinstance(k, numbers.Integral) or isinstance(k, bool) or k < 1:
-        raise ValueError(f"k must be a positive integer (the number of neighbours); found {k!r}.")
-    rng = np.random.default_rng(_check_seed(seed))
+    k = check_scalar(k, "k", numbers.Integral, min_val=1)  # the number of neighbours
+    rng = np.random.default_rng(check_scalar(seed, "seed", numbers.Integral))
     classes, counts = np.unique(labels, return_counts=True)
     largest = counts.max()
     too_small = [(c, n) for c, n in zip(classes, counts) if n < largest and n < k + 1]
@@ -578,23 +572,28 @@ def one_hot_encode(columns) -> Step:
 def standardize(columns) -> Step:
     """Step that standard-normalizes columns with the *training* mean and standard deviation (chapter 7).
 
-    ``transform.statistics`` maps each column to its ``(mean, std)``. A column
-    that is constant on the training split raises a ValueError naming it.
+    Built on :func:`~mlrefined_lib.normalizers.standard_normalizer`, with its
+    rule for a constant feature: a column whose training standard deviation is
+    0, or rounding noise (at most 1e-12 of its mean), raises a ValueError that
+    names it; drop such columns first (:func:`drop_columns`).
+    ``transform.statistics`` maps each column to its ``(mean, std)``.
     """
     columns = [columns] if isinstance(columns, str) else list(columns)
 
     def fit(train):
         _check_columns(_check_frame(train, "the training table"), columns, "the training table")
         block = as_inputs(train[columns].to_numpy(dtype=float), "the training columns")
-        mean, std = block.mean(axis=0), block.std(axis=0)
-        constant = [c for c, s in zip(columns, std) if s == 0]
+        constant = [columns[i] for i in _constant_features(block)]
         if constant:
             raise ValueError(f"standardize: column(s) {constant} are constant on the training split; "
-                             "drop them first (they carry no information).")
+                             "drop them first (they carry no information), e.g. with drop_columns.")
+        normalize, _ = standard_normalizer(block)
+        mean, std = normalize.mean, normalize.std
 
         def transform(frame):
             _check_columns(_check_frame(frame), columns)
             out = frame.copy()
+            # normalize's arithmetic, (x − μ)/σ, also on rows that still hold NaN (an imputer may come later)
             out[columns] = (frame[columns].to_numpy(dtype=float) - mean) / std
             return out
 

@@ -10,6 +10,7 @@ never the only carrier of meaning.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Mapping, Sequence
 
 import matplotlib.pyplot as plt
@@ -767,3 +768,26 @@ def decision_regions(
         ax.set_title(title)
     ax.legend(loc=legend_loc, fontsize=9, framealpha=0.9)
     return ax
+
+
+__all__ += ["figure_to_png"]
+
+
+def figure_to_png(fig, *, dpi: int = 80, colors: int = 64) -> bytes:
+    """Render a matplotlib figure to palette PNG bytes and close the figure.
+
+    A palette of ``colors`` colours keeps a 440×360 frame near 15–25 KB
+    instead of ~60 KB, which matters when a page stores 25–50 frames.
+    """
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    plt.close(fig)
+    buffer.seek(0)
+    from PIL import Image as PILImage
+
+    image = PILImage.open(buffer).convert("RGB")
+    if colors:
+        image = image.quantize(colors=colors, method=PILImage.Quantize.MEDIANCUT, dither=PILImage.Dither.NONE)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()

@@ -13,23 +13,18 @@ from math import comb
 
 import numpy as np
 
-from ._validation import as_inputs
+from ._validation import as_inputs, check_scalar
 
 __all__ = ["polynomial_features", "num_polynomial_features", "polynomial_powers"]
 
 
 def _check_degree(degree) -> int:
-    if isinstance(degree, bool) or not isinstance(degree, numbers.Integral):
-        raise ValueError(f"degree must be an integer >= 1; found {degree!r} of type {type(degree).__name__}.")
-    if degree < 1:
-        raise ValueError(f"degree must be an integer >= 1 (degree 1 gives the inputs themselves); found {degree}.")
-    return int(degree)
+    """degree >= 1: degree 1 gives the inputs themselves."""
+    return check_scalar(degree, "degree", numbers.Integral, min_val=1)
 
 
 def _check_num_inputs(num_inputs) -> int:
-    if isinstance(num_inputs, bool) or not isinstance(num_inputs, numbers.Integral) or num_inputs < 1:
-        raise ValueError(f"num_inputs must be an integer >= 1; found {num_inputs!r}.")
-    return int(num_inputs)
+    return check_scalar(num_inputs, "num_inputs", numbers.Integral, min_val=1)
 
 
 def num_polynomial_features(num_inputs: int, degree: int, include_bias: bool = True) -> int:

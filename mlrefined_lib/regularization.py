@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import as_inputs, as_outputs, check_choice, check_labels
+from ._validation import as_inputs, as_outputs, check_choice, check_labels, check_scalar
 from .optimizers import History
 
 __all__ = [
@@ -67,30 +67,11 @@ def _check_data(x, y, cost: str) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def _check_nonnegative(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number >= 0; found {value!r}.")
-    return float(value)
-
-
-def _check_positive(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0; found {value!r}.")
-    return float(value)
-
-
-def _check_its(max_its) -> int:
-    if isinstance(max_its, bool) or not isinstance(max_its, numbers.Integral) or max_its < 1:
-        raise ValueError(f"max_its must be a positive integer; found {max_its!r}.")
-    return int(max_its)
-
-
 def _check_ratio(l1_ratio) -> float:
-    if isinstance(l1_ratio, bool) or not isinstance(l1_ratio, numbers.Real) or not 0 < l1_ratio <= 1:
-        raise ValueError(
-            f"l1_ratio must be in (0, 1] (1 is the lasso; for a pure ℓ2 penalty use ridge); found {l1_ratio!r}."
-        )
-    return float(l1_ratio)
+    try:
+        return check_scalar(l1_ratio, "l1_ratio", numbers.Real, min_val=0, max_val=1, include_boundaries="right")
+    except ValueError as error:  # the same class, with the two ends named
+        raise type(error)(f"{error} 1 is the lasso; for a pure ℓ2 penalty use ridge.") from None
 
 
 def _check_lams(lams) -> np.ndarray:
@@ -135,7 +116,7 @@ def ridge(x, y, alpha: float) -> np.ndarray:
     w : array of shape (N+1,), the bias first.
     """
     x, y = _check_data(x, y, "least_squares")
-    alpha = _check_nonnegative(alpha, "alpha")
+    alpha = check_scalar(alpha, "alpha", numbers.Real, min_val=0)
     x_ext = np.column_stack([np.ones(len(x)), x])
     penalty = alpha * np.eye(x_ext.shape[1])
     penalty[0, 0] = 0.0
@@ -153,7 +134,7 @@ def soft_threshold(v, t: float) -> np.ndarray:
     ``½(u − v)² + t|u|``. Entries with ``|v| <= t`` become exactly 0.
     """
     v = np.asarray(v, dtype=float)
-    t = _check_nonnegative(t, "t")
+    t = check_scalar(t, "t", numbers.Real, min_val=0)
     return np.sign(v) * np.maximum(np.abs(v) - t, 0.0)
 
 
@@ -317,9 +298,9 @@ def proximal_gradient(
         ``f``), ``stop_reason`` ``"tolerance"`` or ``"max_its"``.
     """
     x, y = _check_data(x, y, cost)
-    lam = _check_nonnegative(lam, "lam")
+    lam = check_scalar(lam, "lam", numbers.Real, min_val=0)
     l1_ratio = _check_ratio(l1_ratio)
-    tol, max_its = _check_positive(tol, "tol"), _check_its(max_its)
+    tol, max_its = check_scalar(tol, "tol", numbers.Real, min_val=0, include_boundaries="neither"), check_scalar(max_its, "max_its", numbers.Integral, min_val=1)
     smooth = _Smooth(x, y, cost)
     if w0 is None:
         start = smooth.bias_only()
@@ -397,7 +378,7 @@ def elastic_net_path(
     x, y = _check_data(x, y, cost)
     lams = _check_lams(lams)
     l1_ratio = _check_ratio(l1_ratio)
-    tol, max_its = _check_positive(tol, "tol"), _check_its(max_its)
+    tol, max_its = check_scalar(tol, "tol", numbers.Real, min_val=0, include_boundaries="neither"), check_scalar(max_its, "max_its", numbers.Integral, min_val=1)
     smooth = _Smooth(x, y, cost)
     weights = np.zeros((len(lams), x.shape[1] + 1))
     iterations = np.zeros(len(lams), dtype=int)
@@ -456,7 +437,7 @@ def l1_path(
     lams : array of shape (L,), every entry >= 0
     cost : ``"least_squares"`` or ``"softmax"``
     tol : float > 0
-    max_its : int
+    max_its : int >= 1
         Largest number of steps per λ; a :class:`ConvergenceWarning` says
         when it was reached.
 

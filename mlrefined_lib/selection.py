@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import as_inputs, as_outputs, check_choice, check_labels
+from ._validation import as_inputs, as_outputs, check_choice, check_labels, check_scalar
 
 __all__ = ["BoostResult", "boost", "BOOST_COSTS"]
 
@@ -66,9 +66,7 @@ class BoostResult:
     def _rounds(self, rounds: int | None) -> int:
         if rounds is None:
             return self.rounds
-        if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or not 0 <= rounds <= self.rounds:
-            raise ValueError(f"rounds must be an integer from 0 to {self.rounds}; found {rounds!r}.")
-        return int(rounds)
+        return check_scalar(rounds, "rounds", numbers.Integral, min_val=0, max_val=self.rounds)
 
     def full_weights(self, rounds: int | None = None) -> np.ndarray:
         """The model after ``rounds`` rounds as an ordinary weight vector.
@@ -114,10 +112,7 @@ class BoostResult:
 
 
 def _check_rounds(rounds, num_features: int) -> int:
-    if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral):
-        raise ValueError(f"rounds must be a whole number; found {rounds!r}.")
-    if rounds < 0:
-        raise ValueError(f"rounds must be at least 0; found {rounds}.")
+    rounds = check_scalar(rounds, "rounds", numbers.Integral, min_val=0)  # 0 rounds: the bias-only model
     if rounds > num_features:
         raise ValueError(
             f"rounds = {rounds} but x has only {num_features} feature(s): each round adds one new "

@@ -21,28 +21,12 @@ import io
 from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 from PIL import Image as PILImage
 
-__all__ = ["figure_to_png", "frames_slider", "FrameSlider"]
+from .live import QuadraticDescent, quadratic_descent  # the continuous widget (chapters 1, 7, 9), re-exported
+from .plotting import figure_to_png  # re-exported: it lived here first
 
-
-def figure_to_png(fig, *, dpi: int = 80, colors: int = 64) -> bytes:
-    """Render a matplotlib figure to palette PNG bytes and close the figure.
-
-    A palette of ``colors`` colours keeps a 440×360 frame near 15–25 KB
-    instead of ~60 KB, which matters when a page stores 25–50 frames.
-    """
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi)
-    plt.close(fig)
-    buffer.seek(0)
-    image = PILImage.open(buffer).convert("RGB")
-    if colors:
-        image = image.quantize(colors=colors, method=PILImage.Quantize.MEDIANCUT, dither=PILImage.Dither.NONE)
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
+__all__ = ["figure_to_png", "frames_slider", "FrameSlider", "quadratic_descent", "QuadraticDescent"]
 
 
 class FrameSlider(widgets.VBox):
@@ -172,7 +156,7 @@ def frames_slider(
     interval_ms : int
         Time between frames when playing.
     dpi, colors : int
-        Resolution and palette size of each frame (see :func:`figure_to_png`).
+        Resolution and palette size of each frame (see :func:`~mlrefined_lib.plotting.figure_to_png`).
 
     Returns
     -------
@@ -212,8 +196,3 @@ def frames_slider(
     result = FrameSlider(slider, stack, images, values, play=player, links=links)
     _remember_in_cell(result)
     return result
-
-
-from .live import QuadraticDescent, quadratic_descent  # noqa: E402  (continuous widget, chapters 1, 7, 9)
-
-__all__ += ["quadratic_descent", "QuadraticDescent"]

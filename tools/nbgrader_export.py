@@ -18,7 +18,9 @@ instead. In each notebook
   becomes an nbgrader solution cell (``generate_assignment`` replaces the
   block with ``raise NotImplementedError()``);
 * every check cell (tag ``check``) becomes a locked, autograded test cell
-  worth the exercise's code points;
+  worth the exercise's code points; its ``checks.check_x(...)`` calls become
+  ``registered_check("check_x", globals())(...)`` (see :func:`graded_check_source`),
+  so that rebinding ``checks`` or ``checks.check_x`` in a solution cell earns nothing;
 * every worked answer (a MyST ``{solution}`` dropdown) becomes a manually
   graded answer cell: the prose sits between nbgrader's markdown solution
   markers, so the released notebook shows "YOUR ANSWER HERE" instead;
@@ -75,6 +77,23 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 c.ExecutePreprocessor.timeout = 600
 c.Execute.timeout = 600
 '''
+
+
+CHECK_CALL = re.compile(r"\bchecks\.(?P<name>check_\w+)\s*\(")
+GRADED_IMPORT = ("# Graded: the checks as the library registered them, whatever a cell has rebound since.\n"
+                 "from mlrefined_lib.checks._grading import registered_check\n")
+
+
+def graded_check_source(source: str) -> str:
+    """A check cell's source for the course: each ``checks.check_x(`` becomes ``registered_check("check_x", globals())(``.
+
+    ``registered_check`` looks the check up in the registry that ``@graded`` fills when the library is
+    imported, fails if the notebook's name ``checks`` no longer is the checks' package, and the check
+    itself fails if a check or a NumPy function was replaced since import (``mlrefined_lib.checks._grading``).
+    """
+    if not CHECK_CALL.search(source):
+        raise ValueError(f"a check cell calls no checks.check_*: {source[:80]!r}")
+    return GRADED_IMPORT + CHECK_CALL.sub(lambda m: f'registered_check("{m["name"]}", globals())(', source)
 
 
 def split_options(body: str) -> tuple[dict, str]:
@@ -187,6 +206,7 @@ def nbgrader_notebook(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
                     raise ValueError("a check cell comes before any exercise")
                 cell.metadata["nbgrader"] = nbgrader_meta(unique(f"check-{current}"), solution=False, grade=True,
                                                           locked=True, points=exercises[current]["code_points"])
+                cell.source = graded_check_source(cell.source)
             cell.outputs = []
             cell.execution_count = None
         cells.append(cell)

@@ -31,6 +31,9 @@ from pathlib import Path
 import nbformat
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bookfiles import source_file, toc_files  # noqa: E402  (tools/bookfiles.py; also read by nbgrader_export.py)
+
 ROOT = Path(__file__).resolve().parents[1]
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 STUB = 'raise NotImplementedError("Exercise: replace this line with your code.")'
@@ -86,22 +89,6 @@ def student_notebook(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return notebook
 
 
-def toc_files(toc: dict) -> list[str]:
-    files = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                files.append(entry["file"])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return files
-
-
 def main(out: Path) -> int:
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     if out.exists():
@@ -117,11 +104,10 @@ def main(out: Path) -> int:
         shutil.copy2(ROOT / folder / f"{name}.py", out / folder / f"{name}.py")
     problems, stubs = [], 0
     for name in toc_files(toc):
-        matches = [p for p in (ROOT / f"{name}{ext}" for ext in (".ipynb", ".md")) if p.exists()]
-        if not matches:
+        source = source_file(name)
+        if source is None:
             problems.append(f"{name}: listed in _toc.yml but not found")
             continue
-        source = matches[0]
         target = out / source.relative_to(ROOT)
         target.parent.mkdir(parents=True, exist_ok=True)
         if source.suffix == ".ipynb":

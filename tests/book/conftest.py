@@ -10,11 +10,10 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import http.server
 import json
 import os
 import posixpath
-import threading
+import sys
 import types
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -22,9 +21,11 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import bookfiles  # noqa: E402  (tools/bookfiles.py: the table of contents and a local server)
+
 BUILD = ROOT / "_build" / "html"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -270,30 +271,17 @@ def frame_sliders(path: str) -> list[FrameSliderInfo]:
 
 # ------------------------------------------------------------------ fixtures
 def toc_pages() -> list[str]:
-    """The HTML pages the table of contents (_toc.yml) promises, in order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(node):
-        if isinstance(node, dict):
-            if "file" in node:
-                files.append(node["file"])
-            for key in ("parts", "chapters", "sections"):
-                for child in node.get(key, []) or []:
-                    walk(child)
-
-    walk(toc)
-    return [f"{Path(f).with_suffix('').as_posix()}.html" for f in files]
+    """The HTML pages the table of contents (_toc.yml) promises, in order (tools/bookfiles.py reads it)."""
+    return bookfiles.toc_pages(ROOT)
 
 
 def toc_sources() -> dict[str, Path]:
     """Built page -> its source file (notebook or Markdown) for each TOC entry."""
     sources = {}
-    for page in toc_pages():
-        stem = ROOT / page[: -len(".html")]
-        found = [p for p in (stem.with_suffix(s) for s in (".ipynb", ".md", ".rst")) if p.exists()]
-        if found:
-            sources[page] = found[0]
+    for name in bookfiles.toc_files(ROOT):
+        source = bookfiles.source_file(name, ROOT)
+        if source is not None:
+            sources[f"{name}.html"] = source
     return sources
 
 
@@ -404,24 +392,11 @@ def book_pages(built_html, all_html) -> list[str]:
     return [p for p in all_html if not p.startswith(("_static/", "_sources/", "_images/"))]
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - keep the test output clean
-        pass
-
-
 @pytest.fixture(scope="session")
 def book_server(built_html):
     """Serve _build/html on a free loopback port; yields the base URL (no trailing slash)."""
-    handler = functools.partial(_QuietHandler, directory=str(built_html))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="book-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with bookfiles.serve(built_html) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

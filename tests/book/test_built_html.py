@@ -275,7 +275,7 @@ def test_each_frame_slider_has_a_plain_image_of_its_first_frame(book, page_path,
                            r'<script type="application/vnd\.jupyter\.widget-view\+json">', text)
     shown = {}
     for src, alt in fallbacks:
-        if src.startswith("data:image/png;base64,"):  # a continuous widget's initial view (tools/live_fallback.py)
+        if src.startswith("data:image/png;base64,"):  # a continuous widget's initial view (_ext/live_fallback.py)
             data = base64.b64decode(src.split(",", 1)[1])
         else:
             png = ((book.build / page_path).parent / src).resolve()

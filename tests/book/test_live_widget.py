@@ -13,11 +13,8 @@ that the controls are named and keep their keys from the page. It needs
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import shutil
-import threading
 import warnings
 from pathlib import Path
 
@@ -27,6 +24,8 @@ from ipywidgets.embed import embed_data
 
 import mlrefined_lib as ml
 from mlrefined_lib import datasets, live
+
+import bookfiles  # tools/bookfiles.py (conftest.py puts tools/ on sys.path)
 
 ROOT = Path(__file__).resolve().parents[2]
 ASSETS = ROOT / "assets"
@@ -63,20 +62,11 @@ def write_page(widgets, directory: Path, *, tamper_esm: str | None = None) -> Pa
     return page
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def serve(tmp_path):
     """Serve tmp_path on a free loopback port; yields the base URL."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(tmp_path)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with bookfiles.serve(tmp_path) as url:
+        yield url
 
 
 def open_page(browser, url: str, count: int):
@@ -243,14 +233,14 @@ def test_the_vendored_front_ends_equal_the_installed_packages():
 
 
 def test_readers_without_javascript_see_the_png_with_alt_text(browser, tmp_path, data):
-    """tools/live_fallback.py puts each widget's PNG, with its alt text, right before its view
+    """_ext/live_fallback.py puts each widget's PNG, with its alt text, right before its view
     (book.css hides it once the widget has drawn: tests/book/test_devices.py checks that)."""
     import importlib.util
     import types
 
     import nbformat
 
-    spec = importlib.util.spec_from_file_location("live_fallback", ROOT / "tools" / "live_fallback.py")
+    spec = importlib.util.spec_from_file_location("live_fallback", ROOT / "_ext" / "live_fallback.py")
     fallback = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fallback)
     widget = live.quadratic_descent(data["x"], data["y"], xrange=(-3, 9), yrange=(-2, 12))

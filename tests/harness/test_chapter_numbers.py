@@ -11,24 +11,22 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import bookfiles  # noqa: E402  (tools/bookfiles.py reads the table of contents)
+
 CITATION = re.compile(r"Press|edition|Springer|Wadsworth|O'Reilly")
 MENTION = re.compile(r"(?i)\bchapters?\s+(\d+(?:\s*(?:–|-|to|and|,\s*and|,)\s*\d+)*)")
 
 
 def toc_chapters() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = []
-    for part in toc["parts"]:
-        for chapter in part.get("chapters", []):
-            if chapter["file"].startswith("chapters/"):
-                files.append(chapter["file"])
-    return files
+    """The chapter entries of _toc.yml under chapters/ (not their sections), in order."""
+    return [name for name in bookfiles.toc_files(ROOT, sections=False) if name.startswith("chapters/")]
 
 
 CHAPTERS = toc_chapters()

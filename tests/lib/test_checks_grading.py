@@ -1,20 +1,33 @@
 """The checks are fit for grading (nbgrader): short failures, warnings kept off
-stderr, the student's own names in messages, and the gaps of the first checks
-closed (an in-place w0, a test after the step, shortcuts an exercise rules out).
+stderr, the student's own names in messages, the gaps of the first checks
+closed (an in-place w0, a test after the step, shortcuts an exercise rules out),
+and tampering (a check or a NumPy function replaced, the name `checks` rebound)
+found, undone and failed. The same cheats graded by real nbgrader are in
+tests/nbgrader/test_nbgrader_course.py.
 """
 
 from __future__ import annotations
 
 import traceback
+import types
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import mlrefined_lib as ml
 from mlrefined_lib import checks
+from mlrefined_lib.checks import _grading
 from mlrefined_lib import regularization as reg
 from mlrefined_lib.imputation import mean_imputer
+
+
+CHECKS_DIR = str(Path(checks.__file__).resolve().parent)
+
+
+def in_checks(filename: str) -> bool:
+    return str(Path(filename).resolve()).startswith(CHECKS_DIR)
 
 
 def right_gradient(x, y, w):
@@ -67,15 +80,15 @@ def test_failure_shows_one_line_in_ipython_without_source_or_path():
     failure = failure_of(checks.check_least_squares_gradient, lambda x, y, w: right_gradient(x, y, w) / 2)
     rendered = failure._render_traceback_()
     assert len(rendered) == 1 and "CheckFailed" in rendered[0] and "half the right size" in rendered[0]
-    assert "checks.py" not in rendered[0] and "/" not in rendered[0].split(":", 1)[0]
+    assert "checks" not in rendered[0].lower().replace("checkfailed", "") and "/" not in rendered[0].split(":", 1)[0]
 
 
 def test_failure_traceback_holds_no_frame_of_the_check():
     failure = failure_of(checks.check_least_squares_gradient, lambda x, y, w: -right_gradient(x, y, w))
     frames = traceback.extract_tb(failure.__traceback__)
-    # Only the wrapper's own frame (hidden by __tracebackhide__) may come from checks.py,
+    # Only the wrapper's own frame (hidden by __tracebackhide__) may come from the checks,
     # never the check's body with its reference computation.
-    inside = [f for f in frames if f.filename.endswith("checks.py")]
+    inside = [f for f in frames if in_checks(f.filename)]
     assert [f.name for f in inside] == ["graded_check"]
     assert failure.__suppress_context__ and failure.__cause__ is None
 
@@ -88,7 +101,7 @@ def test_error_in_student_code_keeps_the_student_frames_only():
         checks.check_least_squares_gradient(broken)
     frames = traceback.extract_tb(info.value.__traceback__)
     assert frames[-1].name == "broken"
-    assert [f.name for f in frames if f.filename.endswith("checks.py")] == ["graded_check"]
+    assert [f.name for f in frames if in_checks(f.filename)] == ["graded_check"]
 
 
 def test_error_in_a_library_call_made_by_the_student_points_at_the_student():
@@ -205,3 +218,81 @@ def test_the_library_itself_may_use_a_ruled_out_function():
         *(lambda a: (a.T @ a / len(x) + lam * np.diag([0.0] + [1.0] * x.shape[1]), a.T @ y / len(x)))(
             np.column_stack([np.ones(len(x)), x]))))
     assert ml.ridge(np.eye(3), np.ones(3), 1.0).shape == (4,)
+
+
+# ------------------------------------------------------------------ the decorator
+
+
+def test_graded_declares_what_an_exercise_rules_out():
+    assert checks.check_contiguous_folds.forbids == ("k_fold", "time_folds")
+    assert checks.check_contiguous_folds.rule == "NumPy only, not ml.k_fold"
+    assert checks.check_descend_until_flat.forbids == ()
+
+
+def test_graded_refuses_a_rule_without_its_reason_and_a_second_check_of_one_name():
+    with pytest.raises(ValueError, match="rule="):
+        _grading.graded(forbids=("ridge",))(lambda student: None)
+    with pytest.raises(ValueError, match="registered already"):
+        _grading.graded(checks.check_sgd_epoch.__wrapped__)
+
+
+def test_no_check_module_is_long():
+    for path in Path(CHECKS_DIR).glob("*.py"):
+        assert len(path.read_text().splitlines()) <= 900, path.name
+
+
+# ------------------------------------------------------------------ tampering
+
+
+def test_a_replaced_check_is_restored_and_the_next_check_fails(capsys):
+    original = checks.check_least_squares_gradient
+    checks.check_least_squares_gradient = lambda *a, **k: print("Correct")
+    try:
+        with pytest.raises(checks.CheckFailed, match="`checks.check_least_squares_gradient` was replaced"):
+            _grading.registered_check("check_least_squares_gradient", {"checks": checks})(right_gradient)
+        assert checks.check_least_squares_gradient is original
+        checks.check_least_squares_gradient(right_gradient)       # restored: runs as before
+        assert capsys.readouterr().out.startswith("Correct")
+    finally:
+        checks.check_least_squares_gradient = original
+
+
+def test_a_rebound_name_checks_fails_the_graded_call():
+    namespace = {"checks": types.SimpleNamespace(check_sgd_epoch=lambda *a, **k: None)}
+    with pytest.raises(checks.CheckFailed, match="name `checks` was rebound \\(to a SimpleNamespace\\)"):
+        _grading.registered_check("check_sgd_epoch", namespace)
+    assert namespace["checks"] is checks
+    assert _grading.registered_check("check_sgd_epoch", namespace) is checks.check_sgd_epoch
+    assert _grading.registered_check("check_sgd_epoch", {}) is checks.check_sgd_epoch
+
+
+@pytest.mark.parametrize("module, attribute", [(np, "allclose"), (np.linalg, "norm"), (np.random, "default_rng")])
+def test_a_replaced_numpy_function_is_restored_and_named(module, attribute, capsys):
+    original = getattr(module, attribute)
+    setattr(module, attribute, lambda *a, **k: True)
+    try:
+        with pytest.raises(checks.CheckFailed, match=f"`{module.__name__}.{attribute}` was replaced"):
+            checks.check_least_squares_gradient(lambda x, y, w: np.zeros(len(w)))
+        assert getattr(module, attribute) is original
+        checks.check_least_squares_gradient(right_gradient)
+        assert capsys.readouterr().out.startswith("Correct")
+    finally:
+        setattr(module, attribute, original)
+
+
+def test_a_replaced_name_inside_a_chapter_module_is_restored():
+    from mlrefined_lib.checks import ch01_gradient_descent as chapter
+
+    original = chapter._finite_difference_gradient
+    chapter._finite_difference_gradient = lambda g, w: right_gradient
+    try:
+        with pytest.raises(checks.CheckFailed, match="ch01_gradient_descent._finite_difference_gradient"):
+            checks.check_least_squares_gradient(right_gradient)
+        assert chapter._finite_difference_gradient is original
+    finally:
+        chapter._finite_difference_gradient = original
+
+
+def test_an_unknown_check_name_fails():
+    with pytest.raises(checks.CheckFailed, match="no check named"):
+        _grading.registered_check("check_nothing")

@@ -360,7 +360,7 @@ def test_paired_comparison_differences_and_bootstrap_interval():
     (lambda: ml.k_fold(10, True), r"k must be an integer >= 2; found True"),
     (lambda: ml.k_fold(5, 6), r"k = 6 folds is larger than num_points = 5"),
     (lambda: ml.k_fold(0, 2), r"num_points must be an integer >= 1; found num_points = 0"),
-    (lambda: ml.k_fold(10, 2, seed=1.5), r"seed must be an integer, or None .*found 1\.5"),
+    (lambda: ml.k_fold(10, 2, seed=1.5), r"seed must be an integer or None; found 1\.5"),
     (lambda: ml.k_fold(10, 4, groups=[0, 0, 1, 1, 1, 2, 2, 2, 2, 2]), r"3 distinct group\(s\), fewer than k = 4"),
     (lambda: ml.k_fold(10, 3, labels=list("aaaaaaaabb")), r"class 'b' has only 2 member\(s\), fewer than k = 3"),
     (lambda: ml.k_fold(10, 2, labels=np.zeros(9)), r"labels has length 9 but num_points is 10"),

@@ -75,8 +75,8 @@ def test_does_not_modify_input_and_accepts_integers():
         (np.zeros((5, 5, 3)), 8, r"edge_maps expects a 2-D grey-scale image.*\(5, 5, 3\)"),
         (np.zeros((1, 5)), 8, r"at least 2 × 2"),
         (np.full((3, 3), np.nan), 8, "NaN or infinite"),
-        (np.zeros((4, 4)), 0, "bins must be a positive integer"),
-        (np.zeros((4, 4)), 2.5, "bins must be a positive integer"),
+        (np.zeros((4, 4)), 0, "bins must be an integer >= 1"),
+        (np.zeros((4, 4)), 2.5, "bins must be an integer >= 1"),
     ],
 )
 def test_bad_input(image, bins, message):

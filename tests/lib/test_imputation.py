@@ -5,8 +5,6 @@ import pandas as pd
 import pytest
 from sklearn.impute import SimpleImputer
 
-from mlrefined_lib import checks
-from mlrefined_lib.checks import CheckFailed
 from mlrefined_lib.imputation import STRATEGIES, mean_imputer, missing_mask, missingness
 from mlrefined_lib.normalizers import standard_normalizer
 
@@ -181,83 +179,3 @@ def test_categories_with_mean_raise():
 def test_wrong_number_of_names(gappy):
     with pytest.raises(ValueError, match="one name per column"):
         missingness(gappy, names=["a"])
-
-
-# ---------------------------------------------------------------- the chapter's checks
-
-
-def _median_solution(x_train, x_new):
-    medians = np.nanmedian(x_train, axis=0)
-    return np.where(np.isnan(x_train), medians, x_train), np.where(np.isnan(x_new), medians, x_new)
-
-
-def test_check_train_median_impute_passes_solution(capsys):
-    checks.check_train_median_impute(_median_solution)
-    assert "Correct" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize(
-    "wrong, message",
-    [
-        (lambda a, b: (np.nan_to_num(a), np.nan_to_num(b)), "median"),
-        (lambda a, b: (_median_solution(a, b)[0],
-                       np.where(np.isnan(b), np.nanmedian(b, axis=0), b)), "test split's own"),
-        (lambda a, b: tuple(np.where(np.isnan(m), np.nanmean(a, axis=0), m) for m in (a, b)), "mean"),
-        (lambda a, b: _median_solution(a, b)[0], "pair"),
-    ],
-)
-def test_check_train_median_impute_explains_mistakes(wrong, message):
-    with pytest.raises(CheckFailed, match=message):
-        checks.check_train_median_impute(wrong)
-
-
-def test_check_train_median_impute_catches_in_place_changes():
-    def in_place(x_train, x_new):
-        medians = np.nanmedian(x_train, axis=0)
-        for m in (x_train, x_new):
-            rows, columns = np.nonzero(np.isnan(m))
-            m[rows, columns] = medians[columns]
-        return x_train, x_new
-
-    with pytest.raises(CheckFailed, match="changed"):
-        checks.check_train_median_impute(in_place)
-
-
-def _softmax_solution(x_train, y_train, normalize, alpha, steps):
-    from mlrefined_lib.costs import softmax
-    from mlrefined_lib.optimizers import gradient_descent
-
-    filled = mean_imputer(x_train)(x_train)
-    if normalize:
-        filled = standard_normalizer(filled)[0](filled)
-    return gradient_descent(softmax(filled, y_train), np.zeros(x_train.shape[1] + 1), alpha, steps).costs
-
-
-def test_check_gappy_softmax_passes_solution(capsys):
-    checks.check_gappy_softmax(_softmax_solution)
-    assert "Correct" in capsys.readouterr().out
-
-
-def test_check_gappy_softmax_explains_missing_normalization():
-    def never_normalizes(x_train, y_train, normalize, alpha, steps):
-        return _softmax_solution(x_train, y_train, False, alpha, steps)
-
-    with pytest.raises(CheckFailed, match="normalize=True"):
-        checks.check_gappy_softmax(never_normalizes)
-
-
-def test_check_gappy_softmax_explains_zero_filling():
-    def zero_fill(x_train, y_train, normalize, alpha, steps):
-        return _softmax_solution(np.nan_to_num(x_train), y_train, normalize, alpha, steps)
-
-    with pytest.raises(CheckFailed, match="mean"):
-        checks.check_gappy_softmax(zero_fill)
-
-
-@pytest.mark.parametrize("check", [checks.check_train_median_impute, checks.check_gappy_softmax])
-def test_checks_explain_stubs(check):
-    def stub(*args):
-        raise NotImplementedError
-
-    with pytest.raises(CheckFailed, match="not written yet"):
-        check(stub)

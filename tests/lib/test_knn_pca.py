@@ -92,8 +92,8 @@ def test_knn_complete_rows_come_back_unchanged():
     ((np.ones(5), 2), "2-D"),
     ((np.ones((5, 2)), 0), "between 1 and"),
     ((np.ones((5, 2)), 6), "between 1 and"),
-    ((np.ones((5, 2)), 2.5), "whole number"),
-    ((np.ones((5, 2)), True), "whole number"),
+    ((np.ones((5, 2)), 2.5), "k must be an integer; found 2.5 of type float"),
+    ((np.ones((5, 2)), True), "k must be an integer; found True of type bool"),
     ((np.array([[1.0, np.nan], [2.0, np.nan]]), 1), "no observed value"),
     ((np.array([[1.0, np.inf], [2.0, 3.0]]), 1), "infinite"),
     ((np.array([["a", "b"], ["c", "d"]], dtype=object), 1), "numeric"),
@@ -169,7 +169,7 @@ def test_pca_uses_training_statistics_and_leaves_input_alone():
     (np.ones(5), 1, "2-D"),
     (np.ones((5, 3)), 0, "between 1 and"),
     (np.ones((5, 3)), 4, "between 1 and"),
-    (np.ones((5, 3)), 1.0, "whole number"),
+    (np.ones((5, 3)), 1.0, "k must be an integer; found 1.0 of type float"),
     (np.array([[1.0, np.nan], [2.0, 3.0]]), 1, "NaN"),
 ])
 def test_pca_bad_input(x, k, phrase):

@@ -172,7 +172,7 @@ def test_path_rejects_bad_arguments(data):
 
 def test_package_data_and_requirements_ship_the_front_end():
     text = (ROOT / "pyproject.toml").read_text()
-    assert '"mlrefined_lib" = ["static/*.js"]' in text
+    assert '"mlrefined_lib.static" = ["*.js"]' in text and '"mlrefined_lib.static"' in text.split("packages = ")[1].split("]")[0]
     import anywidget
 
     pinned = re.search(r"^anywidget==(\S+)", (ROOT / "requirements.txt").read_text(), re.M)

@@ -190,7 +190,7 @@ def test_early_stopping_bad_input():
     x_val = g_val.x[:, :5]
     with pytest.raises(ValueError, match=r"g_train has N = 12 feature\(s\).*g_val has N = 5"):
         ml.early_stopping(g_train, ml.least_squares(x_val, g_val.y), np.zeros(13), 0.02, 5, 4)
-    with pytest.raises(ValueError, match="batch_size must be an integer >= 1; found 0"):
+    with pytest.raises(ValueError, match="batch_size must be an integer >= 1; found batch_size = 0"):
         ml.early_stopping(g_train, g_val, np.zeros(13), 0.02, 5, 0)
     with pytest.raises(ValueError, match="at most the number of training points P = 15; found 16"):
         ml.early_stopping(g_train, g_val, np.zeros(13), 0.02, 5, 16)

@@ -209,7 +209,7 @@ def test_smote_bad_input():
     x, y = _imbalanced(sizes=(30, 4))
     with pytest.raises(ValueError, match=r"k \+ 1 = 6.*class 1 has 4"):
         pl.smote(x, y, k=5)
-    with pytest.raises(ValueError, match="positive integer"):
+    with pytest.raises(ValueError, match="k must be an integer >= 1"):
         pl.smote(x, y, k=0)
     with pytest.raises(ValueError, match="disagree"):
         pl.smote(x, y[:-1], k=2)

@@ -6,8 +6,6 @@ the code under test: every one-weight problem is minimized numerically
 evaluated at the assembled weight vector.
 """
 
-import warnings
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -277,9 +275,9 @@ def test_all_zero_column_is_harmless():
     "kwargs, message",
     [
         ({"rounds": 6}, "at most 5"),
-        ({"rounds": -1}, "at least 0"),
-        ({"rounds": 2.5}, "whole number"),
-        ({"rounds": True}, "whole number"),
+        ({"rounds": -1}, "rounds must be a non-negative integer; found rounds = -1"),
+        ({"rounds": 2.5}, "rounds must be a non-negative integer; found 2.5 of type float"),
+        ({"rounds": True}, "rounds must be a non-negative integer; found True of type bool"),
         ({"rounds": 2, "cost": "lasso"}, "'least_squares', 'softmax'"),
     ],
 )
@@ -362,64 +360,3 @@ def test_boosting_weights_in_order_chosen():
     with pytest.raises(ValueError, match="rounds = 0"):
         plotting.boosting_weights(boost(x, y, 0))
     plt.close("all")
-
-
-# ---------------------------------------------------------------- the chapter's checks
-
-from mlrefined_lib.checks import CheckFailed, check_boost_by_residual, check_one_weight_newton  # noqa: E402
-
-
-def good_boost_by_residual(x, y, rounds):
-    residual = y - y.mean()
-    order, weights = [], [y.mean()]
-    for _ in range(rounds):
-        scores = (x.T @ residual) ** 2 / np.sum(x**2, axis=0)
-        scores[order] = -np.inf
-        best = int(np.argmax(scores))
-        weight = x[:, best] @ residual / (x[:, best] @ x[:, best])
-        residual = residual - weight * x[:, best]
-        order.append(best)
-        weights.append(weight)
-    return np.array(order), np.array(weights)
-
-
-def centred_boost_by_residual(x, y, rounds):
-    return good_boost_by_residual(x - x.mean(axis=0), y, rounds)
-
-
-def good_newton(offset, column, y):
-    v = 0.0
-    for _ in range(50):
-        m = y * (offset + v * column)
-        s = 1 / (1 + np.exp(m))
-        step = -np.mean(y * column * s) / np.mean(column**2 * s * (1 - s))
-        v -= step
-    return v
-
-
-def stub(*args):
-    raise NotImplementedError("Exercise: replace this line with your code.")
-
-
-def test_check_boost_by_residual(capsys):
-    check_boost_by_residual(good_boost_by_residual)
-    assert "Correct" in capsys.readouterr().out
-    with pytest.raises(CheckFailed, match="not written yet"):
-        check_boost_by_residual(stub)
-    with pytest.raises(CheckFailed, match="not centred|chooses"):
-        check_boost_by_residual(centred_boost_by_residual)
-    with pytest.raises(CheckFailed, match="mean of y"):
-        check_boost_by_residual(lambda x, y, r: (good_boost_by_residual(x, y, r)[0], np.zeros(r + 1)))
-    with pytest.raises(CheckFailed, match="weights are not"):
-        check_boost_by_residual(lambda x, y, r: (lambda o, w: (o, np.r_[w[0], 2 * w[1:]]))(*good_boost_by_residual(x, y, r)))
-
-
-def test_check_one_weight_newton(capsys):
-    check_one_weight_newton(good_newton)
-    assert "Correct" in capsys.readouterr().out
-    with pytest.raises(CheckFailed, match="not written yet"):
-        check_one_weight_newton(stub)
-    with pytest.raises(CheckFailed, match="ignores the offset"):
-        check_one_weight_newton(lambda offset, column, y: good_newton(np.zeros_like(offset), column, y))
-    with pytest.raises(CheckFailed, match="best weight is"):
-        check_one_weight_newton(lambda offset, column, y: good_newton(offset, column, y) + 0.1)

@@ -9,7 +9,12 @@ same time, each on its own copy of the course: the source notebooks (every solut
 every code point and run without an error in any cell (the exercise
 notebooks keep every chapter cell their exercises use), and the unchanged
 release, which must earn none. It also checks that the release holds no
-solution code and no worked answer.
+solution code and no worked answer, and it autogrades three tampered copies
+of one exercise notebook (chapter 1's) in one autograde call: the release
+with, added to one exercise's solution cell, the check replaced on the module,
+the name `checks` rebound, or `np.allclose` replaced (with a wrong answer that
+it would let through). Each must earn none of that check's points, and the
+check cell must say what was replaced.
 
 Without NBGRADER_VENV and without `.venv-nbgrader` the nbgrader part is
 skipped; the checks of the exported notebooks themselves always run.
@@ -51,7 +56,8 @@ with Gradebook("sqlite:///gradebook.db") as gb:
         for submission in gb.assignment_submissions(assignment.name):
             for notebook in submission.notebooks:
                 for grade in notebook.grades:
-                    rows.append(dict(assignment=assignment.name, notebook=notebook.name, cell=grade.name,
+                    rows.append(dict(assignment=assignment.name, student=submission.student.id,
+                                     notebook=notebook.name, cell=grade.name,
                                      auto=grade.auto_score, max=grade.max_score,
                                      kind="code" if grade.cell.cell_type == "code" else "answer"))
 json.dump(rows, sys.stdout)
@@ -137,7 +143,7 @@ def test_every_exercise_states_difficulty_time_and_points(book_path):
             for match in nbgrader_export.EXERCISE.finditer(cell.source):
                 _, body = nbgrader_export.split_options(match["body"])
                 first = body.strip().splitlines()[0]
-                assert re.fullmatch(r"★{1,3} · about \d+ min · \d+ points( \(\d+ for the discussion\))?", first), \
+                assert re.fullmatch(r"★{1,3} · about \d+ (min|hours?) · \d+ points( \(\d+ for the discussion\)| \(graded by hand\))?", first), \
                     f"{match['title']!r}: first line {first!r}"
 
 
@@ -257,3 +263,59 @@ def test_release_holds_no_solution(graded, course):
         prose = "\n".join(c.source for c in release.cells if c.cell_type == "markdown")
         for line in worked_answers(book):
             assert line not in prose, f"{book_path.name}: a worked answer survived: {line!r}"
+
+
+# ------------------------------------------------------------ tampered submissions
+
+TAMPERED_CHAPTER = "01_gradient_descent"
+TAMPERED_CHECK = "check_least_squares_gradient"
+# student -> (the solution cell handed in, from the release's cell and its function's name;
+#             what the check cell's failure must say)
+CHEATS = {
+    "tamper-module": (lambda cell, name: cell + f'\nchecks.{TAMPERED_CHECK} = lambda *a, **k: print("Correct")\n',
+                      f"`checks.{TAMPERED_CHECK}` was replaced"),
+    "tamper-name": (lambda cell, name: cell + f"\nimport types\n\nchecks = types.SimpleNamespace({TAMPERED_CHECK}="
+                                            "lambda *a, **k: None)\n",
+                    "name `checks` was rebound"),
+    "tamper-numpy": (lambda cell, name: f"def {name}(x, y, w):\n    return np.zeros(len(w))\n\n\n"
+                                        "np.allclose = lambda *a, **k: True\n",
+                     "`numpy.allclose` was replaced"),
+}
+
+
+@pytest.fixture(scope="module")
+def tampered(graded, course, tmp_path_factory):
+    """Autograde the three tampered submissions, in one call (after the other grading: the cores are shared)."""
+    notebook = next(p for p in BOOK_NOTEBOOKS if p.parent.name == TAMPERED_CHAPTER)
+    release = nbformat.read(course / "release" / TAMPERED_CHAPTER / notebook.name, 4)
+    ids = [c.metadata.get("nbgrader", {}).get("grade_id") for c in release.cells]
+    check_id = next(i for i, c in zip(ids, release.cells) if i and i.startswith("check-") and f'"{TAMPERED_CHECK}"' in c.source)
+    solution_id = "code-" + check_id[len("check-"):]
+    assert solution_id in ids, f"no solution cell {solution_id} for {check_id}"
+    solution = release.cells[ids.index(solution_id)]
+    name = re.search(r"^def (\w+)\(", solution.source, re.M)[1]
+    copy = tmp_path_factory.mktemp("tampered") / "course"
+    shutil.copytree(course, copy)
+    for student, (cheat, _) in CHEATS.items():
+        submission = nbformat.from_dict(release)
+        submission.cells[ids.index(solution_id)].source = cheat(solution.source, name)
+        target = copy / "submitted" / student / TAMPERED_CHAPTER / notebook.name
+        target.parent.mkdir(parents=True)
+        nbformat.write(submission, target)
+    started = time.perf_counter()
+    finish(nbgrader(copy, "autograde", TAMPERED_CHAPTER), "nbgrader autograde of the tampered submissions")
+    print(f"\nnbgrader: autograde of {len(CHEATS)} tampered submissions {time.perf_counter() - started:.0f} s")
+    outputs = {}
+    for student in CHEATS:
+        done = nbformat.read(copy / "autograded" / student / TAMPERED_CHAPTER / notebook.name, 4)
+        outputs[student] = "\n".join(o.get("evalue", "") + o.get("text", "") for c in done.cells
+                                     if c.metadata.get("nbgrader", {}).get("grade_id") == check_id for o in c.outputs)
+    return {"grades": grades(copy), "check_id": check_id, "outputs": outputs}
+
+
+@pytest.mark.parametrize("student", sorted(CHEATS))
+def test_tampering_earns_no_point_and_is_named(tampered, student):
+    mine = [g for g in tampered["grades"] if g["student"] == student and g["cell"] == tampered["check_id"]]
+    assert len(mine) == 1 and mine[0]["max"] > 0, mine
+    assert mine[0]["auto"] == 0, f"{student} earned {mine[0]['auto']} points for {tampered['check_id']}"
+    assert CHEATS[student][1] in tampered["outputs"][student], tampered["outputs"][student]

@@ -1,6 +1,6 @@
-"""Tests of the checks of chapter 8's k-NN imputation exercise and chapter 9's
-PCA-compression exercise: they pass a right answer, explain typical mistakes,
-and treat an unwritten stub helpfully."""
+"""The hints of chapter 8's checks (imputation): each typical mistake gets its own message, and other right
+answers pass. The stub, non-function, wrong-shape, one wrong and one right answer of every check are
+in test_checks_contract.py."""
 
 import numpy as np
 import pytest
@@ -8,10 +8,69 @@ from sklearn.impute import KNNImputer
 
 from mlrefined_lib import checks
 from mlrefined_lib.checks import CheckFailed
+from mlrefined_lib.imputation import mean_imputer
+from mlrefined_lib.normalizers import standard_normalizer
 
 
-def stub(*args, **kwargs):
-    raise NotImplementedError
+# ---------------------------------------------------------------- medians and softmax
+
+
+def _median_solution(x_train, x_new):
+    medians = np.nanmedian(x_train, axis=0)
+    return np.where(np.isnan(x_train), medians, x_train), np.where(np.isnan(x_new), medians, x_new)
+
+
+@pytest.mark.parametrize(
+    "wrong, message",
+    [
+        (lambda a, b: (np.nan_to_num(a), np.nan_to_num(b)), "median"),
+        (lambda a, b: (_median_solution(a, b)[0],
+                       np.where(np.isnan(b), np.nanmedian(b, axis=0), b)), "test split's own"),
+        (lambda a, b: tuple(np.where(np.isnan(m), np.nanmean(a, axis=0), m) for m in (a, b)), "mean"),
+        (lambda a, b: _median_solution(a, b)[0], "pair"),
+    ],
+)
+def test_check_train_median_impute_explains_mistakes(wrong, message):
+    with pytest.raises(CheckFailed, match=message):
+        checks.check_train_median_impute(wrong)
+
+
+def test_check_train_median_impute_catches_in_place_changes():
+    def in_place(x_train, x_new):
+        medians = np.nanmedian(x_train, axis=0)
+        for m in (x_train, x_new):
+            rows, columns = np.nonzero(np.isnan(m))
+            m[rows, columns] = medians[columns]
+        return x_train, x_new
+
+    with pytest.raises(CheckFailed, match="changed"):
+        checks.check_train_median_impute(in_place)
+
+
+def _softmax_solution(x_train, y_train, normalize, alpha, steps):
+    from mlrefined_lib.costs import softmax
+    from mlrefined_lib.optimizers import gradient_descent
+
+    filled = mean_imputer(x_train)(x_train)
+    if normalize:
+        filled = standard_normalizer(filled)[0](filled)
+    return gradient_descent(softmax(filled, y_train), np.zeros(x_train.shape[1] + 1), alpha, steps).costs
+
+
+def test_check_gappy_softmax_explains_missing_normalization():
+    def never_normalizes(x_train, y_train, normalize, alpha, steps):
+        return _softmax_solution(x_train, y_train, False, alpha, steps)
+
+    with pytest.raises(CheckFailed, match="normalize=True"):
+        checks.check_gappy_softmax(never_normalizes)
+
+
+def test_check_gappy_softmax_explains_zero_filling():
+    def zero_fill(x_train, y_train, normalize, alpha, steps):
+        return _softmax_solution(np.nan_to_num(x_train), y_train, normalize, alpha, steps)
+
+    with pytest.raises(CheckFailed, match="mean"):
+        checks.check_gappy_softmax(zero_fill)
 
 
 # ---------------------------------------------------------------- chapter 8: knn_fill
@@ -75,70 +134,7 @@ def test_knn_check_passes_right_answers(capsys):
     (lambda x_train, x_new, k: np.where(np.isnan(x_new), 0.123, x_new), "np.argsort"),
     (lambda x_train, x_new, k: x_new[:3], "shape"),
     (lambda x_train, x_new, k: x_new, "NaN"),
-    (stub, "NotImplementedError"),
 ])
 def test_knn_check_catches_mistakes(wrong, phrase):
     with pytest.raises(CheckFailed, match=phrase):
         checks.check_knn_fill(wrong)
-
-
-# ---------------------------------------------------------------- chapter 9: components_for_variance
-
-def components_right(x, fraction):
-    centred = x - x.mean(axis=0)
-    eigenvalues = np.sort(np.linalg.eigvalsh(centred.T @ centred / len(x)))[::-1]
-    cumulative = np.cumsum(eigenvalues / eigenvalues.sum())
-    return int(np.argmax(cumulative >= fraction)) + 1
-
-
-def components_with_numpy_cov(x, fraction):      # P - 1 instead of P changes nothing: must pass
-    eigenvalues = np.sort(np.linalg.eigvalsh(np.cov(x, rowvar=False)))[::-1]
-    return np.int64(np.searchsorted(np.cumsum(eigenvalues) / eigenvalues.sum(), fraction) + 1)
-
-
-def test_components_check_passes_right_answers(capsys):
-    checks.check_components_for_variance(components_right)
-    assert "Correct" in capsys.readouterr().out
-    checks.check_components_for_variance(components_with_numpy_cov)
-
-
-def not_normalized(x, fraction):
-    centred = x - x.mean(axis=0)
-    eigenvalues = np.sort(np.linalg.eigvalsh(centred.T @ centred / len(x)))[::-1]
-    return int(np.argmax(np.cumsum(eigenvalues) >= fraction)) + 1
-
-
-def zero_based(x, fraction):
-    return components_right(x, fraction) - 1
-
-
-def ascending(x, fraction):
-    centred = x - x.mean(axis=0)
-    eigenvalues = np.linalg.eigvalsh(centred.T @ centred / len(x))          # ascending order
-    return int(np.argmax(np.cumsum(eigenvalues / eigenvalues.sum()) >= fraction)) + 1
-
-
-def uncentred(x, fraction):
-    eigenvalues = np.sort(np.linalg.eigvalsh(x.T @ x / len(x)))[::-1]
-    return int(np.argmax(np.cumsum(eigenvalues / eigenvalues.sum()) >= fraction)) + 1
-
-
-def modifies(x, fraction):
-    x -= x.mean(axis=0)
-    return components_right(x, fraction)
-
-
-@pytest.mark.parametrize("wrong, phrase", [
-    (not_normalized, "not normalized"),
-    (zero_based, "one too few"),
-    (ascending, "smallest eigenvalues first"),
-    (uncentred, "without centring"),
-    (modifies, "changed the array"),
-    (lambda x, fraction: 3, "right numbers of components are 1, 3, 5, 6"),
-    (lambda x, fraction: "three", "one whole number"),
-    (lambda x, fraction: [1, 2], "one whole number"),
-    (stub, "NotImplementedError"),
-])
-def test_components_check_catches_mistakes(wrong, phrase):
-    with pytest.raises(CheckFailed, match=phrase):
-        checks.check_components_for_variance(wrong)

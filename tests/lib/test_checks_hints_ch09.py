@@ -1,5 +1,6 @@
-"""Tests of the chapter 9 checks (PCA-sphering): they pass on right answers,
-name the mistake on typical wrong ones, and help on the student stub."""
+"""The hints of chapter 9's checks (PCA-sphering, PCA compression): each typical mistake gets its own message, and other right
+answers pass. The stub, non-function, wrong-shape, one wrong and one right answer of every check are
+in test_checks_contract.py."""
 
 import re
 
@@ -11,10 +12,6 @@ from mlrefined_lib import checks
 from mlrefined_lib.checks import CheckFailed
 
 
-def stub(*args):
-    raise NotImplementedError("Exercise: replace this line with your code.")
-
-
 # ---------------------------------------------------------------- diagonal Newton step
 
 
@@ -22,11 +19,6 @@ def diagonal_newton_step(x, y, w):
     x_ext = np.column_stack([np.ones(len(x)), x])
     gradient = 2 / len(x) * x_ext.T @ (x_ext @ w - y)
     return w - gradient / (2 / len(x) * np.sum(x_ext**2, axis=0))
-
-
-def test_diagonal_newton_passes(capsys):
-    checks.check_diagonal_newton_step(diagonal_newton_step)
-    assert capsys.readouterr().out.startswith("Correct")
 
 
 def full_newton(x, y, w):
@@ -47,7 +39,6 @@ def uphill(x, y, w):
     (full_newton, "full Hessian"),
     (gradient_step, "plain gradient step"),
     (uphill, "uphill"),
-    (stub, "not written yet"),
     (lambda x, y, w: np.zeros(3), re.escape("shape (4,)")),
 ])
 def test_diagonal_newton_fails_helpfully(wrong, phrase):
@@ -98,7 +89,6 @@ def no_bias(x):
     (no_bias, "leaves out the bias"),
     (lambda x: tuple(np.sqrt(condition_numbers(x))), "square root"),
     (lambda x: condition_numbers(x)[:2], "tuple of three"),
-    (stub, "not written yet"),
 ])
 def test_condition_numbers_fail_helpfully(wrong, phrase):
     with pytest.raises(CheckFailed, match=phrase):
@@ -119,18 +109,12 @@ def zca(x_train, x_new, divide_by=np.sqrt, centre=True, stats_from_new=False, ro
     return ((x_new - mean) if centre else x_new) @ whitening
 
 
-def test_zca_passes(capsys):
-    checks.check_zca_whiten(zca)
-    assert capsys.readouterr().out.startswith("Correct")
-
-
 @pytest.mark.parametrize("wrong, phrase", [
     (lambda a, b: zca(a, b, stats_from_new=True), "its own statistics"),
     (lambda a, b: zca(a, b, rotate_back=False), "PCA-sphering"),
     (lambda a, b: zca(a, b, ddof=1), "P − 1"),
     (lambda a, b: zca(a, b, divide_by=lambda d: d), "square roots"),
     (lambda a, b: zca(a, b, centre=False), "forgot to centre"),
-    (stub, "not written yet"),
 ])
 def test_zca_fails_helpfully(wrong, phrase):
     with pytest.raises(CheckFailed, match=phrase):
@@ -142,3 +126,64 @@ def test_zca_output_has_identity_covariance():
     x = rng.normal(size=(300, 4)) @ rng.normal(size=(4, 4)) + 3.0
     z = ml.pca_sphere(x, zca=True)[0](x)
     np.testing.assert_allclose(np.cov(z, rowvar=False, bias=True), np.eye(4), atol=1e-10)
+
+
+# ---------------------------------------------------------------- chapter 9: components_for_variance
+
+def components_right(x, fraction):
+    centred = x - x.mean(axis=0)
+    eigenvalues = np.sort(np.linalg.eigvalsh(centred.T @ centred / len(x)))[::-1]
+    cumulative = np.cumsum(eigenvalues / eigenvalues.sum())
+    return int(np.argmax(cumulative >= fraction)) + 1
+
+
+def components_with_numpy_cov(x, fraction):      # P - 1 instead of P changes nothing: must pass
+    eigenvalues = np.sort(np.linalg.eigvalsh(np.cov(x, rowvar=False)))[::-1]
+    return np.int64(np.searchsorted(np.cumsum(eigenvalues) / eigenvalues.sum(), fraction) + 1)
+
+
+def test_components_check_passes_right_answers(capsys):
+    checks.check_components_for_variance(components_right)
+    assert "Correct" in capsys.readouterr().out
+    checks.check_components_for_variance(components_with_numpy_cov)
+
+
+def not_normalized(x, fraction):
+    centred = x - x.mean(axis=0)
+    eigenvalues = np.sort(np.linalg.eigvalsh(centred.T @ centred / len(x)))[::-1]
+    return int(np.argmax(np.cumsum(eigenvalues) >= fraction)) + 1
+
+
+def zero_based(x, fraction):
+    return components_right(x, fraction) - 1
+
+
+def ascending(x, fraction):
+    centred = x - x.mean(axis=0)
+    eigenvalues = np.linalg.eigvalsh(centred.T @ centred / len(x))          # ascending order
+    return int(np.argmax(np.cumsum(eigenvalues / eigenvalues.sum()) >= fraction)) + 1
+
+
+def uncentred(x, fraction):
+    eigenvalues = np.sort(np.linalg.eigvalsh(x.T @ x / len(x)))[::-1]
+    return int(np.argmax(np.cumsum(eigenvalues / eigenvalues.sum()) >= fraction)) + 1
+
+
+def modifies(x, fraction):
+    x -= x.mean(axis=0)
+    return components_right(x, fraction)
+
+
+@pytest.mark.parametrize("wrong, phrase", [
+    (not_normalized, "not normalized"),
+    (zero_based, "one too few"),
+    (ascending, "smallest eigenvalues first"),
+    (uncentred, "without centring"),
+    (modifies, "changed the array"),
+    (lambda x, fraction: 3, "right numbers of components are 1, 3, 5, 6"),
+    (lambda x, fraction: "three", "one whole number"),
+    (lambda x, fraction: [1, 2], "one whole number"),
+])
+def test_components_check_catches_mistakes(wrong, phrase):
+    with pytest.raises(CheckFailed, match=phrase):
+        checks.check_components_for_variance(wrong)

@@ -1,5 +1,6 @@
-"""Tests of chapter 3's exercise checks: they pass a right answer, explain the
-typical wrong ones, and treat an unwritten stub helpfully."""
+"""The hints of chapter 3's checks (costs for classification): each typical mistake gets its own message, and other right
+answers pass. The stub, non-function, wrong-shape, one wrong and one right answer of every check are
+in test_checks_contract.py."""
 
 import numpy as np
 import pytest
@@ -7,10 +8,6 @@ import pytest
 import mlrefined_lib as ml
 from mlrefined_lib import checks
 from mlrefined_lib.checks import CheckFailed
-
-
-def stub(*args, **kwargs):
-    raise NotImplementedError
 
 
 def _x_ext(x):
@@ -24,11 +21,6 @@ def sigmoid(t):
 def gradient_right(x, y, w):
     x_ext = _x_ext(x)
     return x_ext.T @ (sigmoid(x_ext @ w) - y) / len(x)
-
-
-def test_gradient_check_passes_the_right_answer(capsys):
-    checks.check_cross_entropy_gradient(gradient_right)
-    assert capsys.readouterr().out.count("Correct") == 1
 
 
 def test_gradient_check_refuses_the_librarys_cost():
@@ -50,7 +42,6 @@ def test_gradient_check_refuses_the_librarys_cost():
         (lambda x, y, w: gradient_right(x, y, w)[1:], "add the entry for the bias"),
         (lambda x, y, w: gradient_right(x, y, w) + np.eye(len(w))[0], "not for the bias"),
         (lambda x, y, w: np.ones(len(w)), "X̃ᵀ"),
-        (stub, "NotImplementedError"),
         (lambda x, y, w: "gradient", "array of numbers"),
     ],
 )
@@ -72,11 +63,6 @@ def input_at_probability_right(w, p):
     return (np.log(p / (1 - p)) - w[0]) / w[1]
 
 
-def test_probability_check_passes_the_right_answer(capsys):
-    checks.check_input_at_probability(input_at_probability_right)
-    assert "Correct" in capsys.readouterr().out
-
-
 @pytest.mark.parametrize(
     "wrong, message",
     [
@@ -88,7 +74,6 @@ def test_probability_check_passes_the_right_answer(capsys):
         (lambda w, p: (np.log(p / (1 - p)) + w[0]) / w[1], "sign is flipped"),
         (lambda w, p: 1.0, "Solve w0"),
         (lambda w, p: [1.0, 2.0], "one number"),
-        (stub, "NotImplementedError"),
     ],
 )
 def test_probability_check_names_typical_mistakes(wrong, message):

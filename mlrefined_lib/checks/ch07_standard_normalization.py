@@ -1,0 +1,163 @@
+"""Chapter 7, standard normalization: the checks of its exercises."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from ..costs import least_squares
+from ..optimizers import gradient_descent
+from ._grading import CheckFailed, graded
+from ._reference import _as_array, _call
+
+__all__ = ["check_standardized_condition_number", "check_predictions", "check_largest_convergent_alpha", "check_robust_scale"]
+
+
+def _least_squares_condition_number(z: np.ndarray) -> float:
+    """Condition number of the least-squares Hessian (2/P) X̃ᵀX̃ for inputs z."""
+    z_ext = np.column_stack([np.ones(len(z)), z])
+    eigenvalues = np.linalg.eigvalsh(2.0 / len(z) * z_ext.T @ z_ext)
+    return float(eigenvalues.max() / eigenvalues.min())
+
+
+@graded
+def check_standardized_condition_number(student: Callable) -> None:
+    """Check ``student(x) -> float``: the Hessian condition number after standardizing ``x`` (chapter 7)."""
+    rng = np.random.default_rng(61)
+    for correlation in (0.0, 0.6, 0.95):
+        base = rng.normal(size=(400, 2))
+        x = np.column_stack([base[:, 0], correlation * base[:, 0] + np.sqrt(1 - correlation**2) * base[:, 1]])
+        x = 3.0 + x * np.array([2.0, 40.0])
+        z = (x - x.mean(axis=0)) / x.std(axis=0)
+        expected = _least_squares_condition_number(z)
+        got = _call(student, "your function", x.copy())
+        try:
+            got = float(got)
+        except (TypeError, ValueError):
+            raise CheckFailed(f"your function should return one number; found {type(got).__name__}.") from None
+        if np.isclose(got, expected, rtol=1e-6):
+            continue
+        if np.isclose(got, _least_squares_condition_number(x), rtol=1e-6):
+            raise CheckFailed("that is the condition number for the raw inputs: standardize x first.")
+        raise CheckFailed(
+            f"for features with correlation about {correlation} the condition number should be "
+            f"{expected:.4f}; yours is {got:.4f}."
+        )
+    print("Correct: your condition numbers match for uncorrelated and correlated features.")
+
+
+@graded
+def check_predictions(student: Callable, new_inputs, expected, *, name: str = "your predictions", rtol: float = 1e-3) -> None:
+    """Check ``student(new_inputs)`` against reference predictions, to a relative tolerance (chapter 7)."""
+    new_inputs = np.asarray(new_inputs, dtype=float)
+    expected = np.asarray(expected, dtype=float)
+    got = _as_array(_call(student, name, new_inputs.copy()), name, expected.shape)
+    if np.allclose(got, expected, rtol=rtol, atol=0):
+        print(f"Correct: {name} agree with the least-squares solution to within {rtol:.1%}.")
+        return
+    worst = int(np.argmax(np.abs(got - expected) / np.abs(expected)))
+    raise CheckFailed(
+        f"{name} are off: for input {new_inputs.ravel()[worst]:.6g} you predict {got[worst]:.6g} "
+        f"but the least-squares model predicts {expected[worst]:.6g}. Did you normalize the new inputs "
+        "with the training mean and standard deviation, and run enough steps?"
+    )
+
+
+def _reference_convergent(g: Callable, w0, alpha: float, max_its: int) -> bool:
+    import warnings
+
+    from ..optimizers import DivergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DivergenceWarning)
+        run = gradient_descent(g, w0, alpha, max_its)
+    return run.stop_reason != "diverged" and bool(np.all(np.diff(run.costs) <= 0))
+
+
+@graded
+def check_largest_convergent_alpha(student: Callable) -> None:
+    """Check ``student(g, w0, max_its, gammas) -> alpha`` (chapter 7).
+
+    The answer is the largest ``10**-gamma`` (gamma from ``gammas``) whose run
+    of ``max_its`` steps stays finite and never increases the cost.
+    """
+    rng = np.random.default_rng(62)
+    name = getattr(student, "__name__", "")
+    name = name if name.isidentifier() else "your function"
+    gammas = list(range(-1, 8))
+    for scale in (1.0, 30.0, 1000.0):
+        x = rng.uniform(0, scale, size=(60, 2))
+        y = x @ np.array([1.0, -2.0]) + rng.normal(size=60)
+        g = least_squares(x, y)
+        expected = next((10.0**-gamma for gamma in sorted(gammas) if _reference_convergent(g, np.zeros(3), 10.0**-gamma, 50)), None)
+        got = _call(student, name, g, np.zeros(3), 50, gammas)
+        try:
+            value = None if got is None else float(got)
+        except (TypeError, ValueError):
+            raise CheckFailed(f"{name} should return one number, a learning rate alpha; found {type(got).__name__}.") from None
+        if value is None or expected is None or not np.isclose(value, expected, rtol=1e-12):
+            raise CheckFailed(
+                f"for inputs on [0, {scale:g}] the largest convergent alpha is {expected!r}; {name} returned {got!r}. "
+                "Try gammas from the smallest up (the largest alpha first) and return the first alpha whose run "
+                "is finite and never increases the cost."
+            )
+    print("Correct: your search finds the same learning rates as the reference.")
+
+
+def _robust_reference(x_train: np.ndarray, x_new: np.ndarray, centre: str = "median", spread: str = "iqr",
+                      statistics_from: np.ndarray | None = None) -> np.ndarray:
+    source = x_train if statistics_from is None else statistics_from
+    centres = {"median": np.median(source, axis=0), "mean": source.mean(axis=0), "min": source.min(axis=0)}
+    spreads = {
+        "iqr": np.subtract(*np.percentile(source, [75, 25], axis=0)),
+        "std": source.std(axis=0),
+        "range": source.max(axis=0) - source.min(axis=0),
+        "half_iqr": np.subtract(*np.percentile(source, [75, 25], axis=0)) / 2,
+    }
+    return (x_new - centres[centre]) / spreads[spread]
+
+
+@graded(forbids=('robust_normalizer',), rule='NumPy only')
+def check_robust_scale(student: Callable) -> None:
+    """Check ``student(x_train, x_new) -> array (Q, N)``: robust scaling (chapter 7).
+
+    Each column of ``x_new`` should have the training median subtracted and be
+    divided by the training interquartile range (75th minus 25th percentile,
+    ``np.percentile``'s default interpolation). The data are fresh heavy-tailed
+    features with outliers; the reference is plain NumPy, and common slips
+    (mean or standard deviation instead of median or IQR, the new data's own
+    statistics, the full range) get their own message.
+    """
+    rng = np.random.default_rng(63)
+    x_train = rng.standard_t(df=2, size=(81, 3)) * np.array([2.0, 30.0, 0.5]) + np.array([10.0, -200.0, 3.0])
+    x_train[:2] *= 40.0  # two rows of outliers
+    x_new = rng.standard_t(df=2, size=(17, 3)) * np.array([2.0, 30.0, 0.5]) + np.array([11.0, -190.0, 3.5])
+    saved = (x_train.copy(), x_new.copy())
+    got = _as_array(_call(student, "your robust scaling", x_train, x_new), "your robust scaling", x_new.shape)
+    if not (np.array_equal(x_train, saved[0]) and np.array_equal(x_new, saved[1])):
+        raise CheckFailed("your function changed an array it was given; work on copies (x - centre makes one).")
+    expected = _robust_reference(x_train, x_new)
+    if np.allclose(got, expected, rtol=1e-8, atol=1e-10):
+        print("Correct: your robust scaling matches the median/IQR reference on fresh data with outliers.")
+        return
+    hints = [
+        (dict(statistics_from=x_new), "you took the median and IQR of x_new; use the training split's statistics "
+                                      "for every later point (chapter 7's rule)."),
+        (dict(centre="mean", spread="std"), "that is standardization (mean and standard deviation): use the median "
+                                            "and the interquartile range instead."),
+        (dict(centre="mean"), "the spread is right but the centre is the mean; subtract the median."),
+        (dict(spread="std"), "the centre is right but you divided by the standard deviation; divide by the "
+                             "interquartile range, np.percentile(x, 75, axis=0) - np.percentile(x, 25, axis=0)."),
+        (dict(centre="min", spread="range"), "that is min-max scaling: use the median and the interquartile range."),
+        (dict(spread="range"), "you divided by the full range (max - min); divide by the interquartile range."),
+        (dict(spread="half_iqr"), "you divided by half the interquartile range; divide by the whole of it."),
+    ]
+    for keywords, hint in hints:
+        if np.allclose(got, _robust_reference(x_train, x_new, **keywords), rtol=1e-8, atol=1e-10):
+            raise CheckFailed(f"your robust scaling is not right: {hint}")
+    worst = np.unravel_index(int(np.argmax(np.abs(got - expected))), got.shape)
+    raise CheckFailed(
+        f"your robust scaling is not right: entry {tuple(int(i) for i in worst)} is {got[worst]:.6g} but should be "
+        f"{expected[worst]:.6g}. Compute each column's median and IQR on x_train (axis=0), then "
+        "(x_new - median) / IQR."
+    )

@@ -1,0 +1,199 @@
+"""Chapter 8, imputation: the checks of its exercises."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from ..optimizers import gradient_descent
+from ._grading import CheckFailed, graded
+from ._reference import _as_array, _call
+
+__all__ = ["check_train_median_impute", "check_gappy_softmax", "check_knn_fill"]
+
+
+def _gappy_table(rng: np.random.Generator, shape: tuple[int, int], shift: float, fraction: float) -> np.ndarray:
+    """Skewed (log-normal) columns, so that mean and median differ, with a fraction of NaN."""
+    table = np.exp(rng.normal(size=shape)) * np.array([1.0, 10.0, 100.0])[: shape[1]] + shift
+    table[rng.random(shape) < fraction] = np.nan
+    return table
+
+
+@graded(forbids=('mean_imputer', 'knn_imputer'), rule='NumPy only, not mean_imputer')
+def check_train_median_impute(student: Callable) -> None:
+    """Check ``student(x_train, x_new) -> (train_filled, new_filled)`` (chapter 8).
+
+    Both arrays should have their NaN entries replaced by the median of the
+    observed *training* entries of the same column, and neither input should
+    be changed. The reference is plain NumPy (``np.nanmedian`` of x_train).
+    """
+    rng = np.random.default_rng(71)
+    x_train = _gappy_table(rng, (41, 3), 0.0, 0.25)
+    x_new = _gappy_table(rng, (17, 3), 50.0, 0.3)      # shifted: its own medians differ
+    saved_train, saved_new = x_train.copy(), x_new.copy()
+    result = _call(student, "your function", x_train, x_new)
+    if not np.array_equal(x_train, saved_train, equal_nan=True) or not np.array_equal(x_new, saved_new, equal_nan=True):
+        raise CheckFailed("your function changed the arrays it was given (it filled them in place). "
+                          "Work on copies, e.g. filled = np.where(np.isnan(x), medians, x).")
+    if not (isinstance(result, tuple) and len(result) == 2):
+        raise CheckFailed("your function should return a pair (train_filled, new_filled): "
+                          "both splits, imputed with the training medians.")
+    train_filled = _as_array(result[0], "the imputed training split", x_train.shape)
+    new_filled = _as_array(result[1], "the imputed new split", x_new.shape)
+
+    def fill(m, values):
+        return np.where(np.isnan(m), values, m)
+
+    medians = np.nanmedian(x_train, axis=0)
+    if np.allclose(train_filled, fill(x_train, medians)) and np.allclose(new_filled, fill(x_new, medians)):
+        print("Correct: both splits are filled with the training medians, and the inputs are unchanged.")
+        return
+    observed_train, observed_new = ~np.isnan(x_train), ~np.isnan(x_new)
+    if not (np.allclose(train_filled[observed_train], x_train[observed_train])
+            and np.allclose(new_filled[observed_new], x_new[observed_new])):
+        raise CheckFailed("your function changed entries that were not missing: only the NaN entries should change.")
+    if np.allclose(train_filled, fill(x_train, medians)):
+        if np.allclose(new_filled, fill(x_new, np.nanmedian(x_new, axis=0))):
+            raise CheckFailed("the training split is right, but the new split is filled with the test split's own "
+                              "medians. Use the training medians for both: that is all a model will know.")
+        raise CheckFailed("the training split is right but the new split is not: fill its NaN entries with the "
+                          "medians of the training columns.")
+    for values, what in [(np.nanmean(x_train, axis=0), "the training means, not the medians"),
+                         (np.zeros(3), "zeros; use the median of each training column"),
+                         (np.nanmedian(np.vstack([x_train, x_new]), axis=0),
+                          "medians of both splits together: that leaks the new data; use the training split only")]:
+        if np.allclose(train_filled, fill(x_train, values)):
+            raise CheckFailed(f"your function fills the gaps with {what}.")
+    raise CheckFailed("the filled values are not the training medians. Compute np.nanmedian(x_train, axis=0) "
+                      "and put column n's median into the NaN entries of column n.")
+
+
+@graded
+def check_gappy_softmax(student: Callable) -> None:
+    """Check ``student(x_train, y_train, normalize, alpha, steps) -> costs`` (chapter 8).
+
+    The function should mean-impute ``x_train`` with its own column means,
+    standard-normalize the result when ``normalize`` is True, and return the
+    ``steps + 1`` softmax costs of gradient descent from ``w = 0`` with step
+    length ``alpha``. The reference uses the library's ``gradient_descent``
+    on breast-cancer data (a subset) with injected gaps.
+    """
+    from sklearn.datasets import load_breast_cancer
+
+    from ..costs import softmax
+    from ..imputation import mean_imputer
+    from ..normalizers import standard_normalizer
+
+    data = load_breast_cancer()
+    rng = np.random.default_rng(72)
+    rows = rng.choice(len(data.target), size=150, replace=False)
+    x = data.data[rows][:, [0, 3, 7, 21]]
+    y = 2.0 * data.target[rows] - 1.0
+    x[rng.random(x.shape) < 0.15] = np.nan
+    alpha, steps = 0.5, 12
+
+    def reference(inputs, normalize):
+        filled = mean_imputer(inputs)(inputs)
+        if normalize:
+            filled = standard_normalizer(filled)[0](filled)
+        return gradient_descent(softmax(filled, y), np.zeros(inputs.shape[1] + 1), alpha, steps).costs
+
+    saved = x.copy()
+    for normalize in (False, True):
+        result = _call(student, "your function", x.copy(), y.copy(), normalize, alpha, steps)
+        costs = _as_array(getattr(result, "costs", result), f"your function (normalize={normalize})", (steps + 1,))
+        expected = reference(x, normalize)
+        if np.allclose(costs, expected, rtol=1e-6, atol=1e-9):
+            continue
+        if abs(costs[0] - np.log(2)) > 1e-9:
+            raise CheckFailed(f"the first cost should be log 2 = {np.log(2):.6f} (all weights zero); found "
+                              f"{costs[0]:.6f}. Start gradient descent from np.zeros(N + 1).")
+        if normalize and np.allclose(costs, reference(x, False), rtol=1e-6, atol=1e-9):
+            raise CheckFailed("with normalize=True your costs equal the raw ones: standard-normalize the imputed "
+                              "inputs when normalize=True.")
+        if np.allclose(costs, reference(np.nan_to_num(saved), normalize), rtol=1e-6, atol=1e-9):
+            raise CheckFailed("your costs match inputs whose gaps were filled with 0: fill them with each "
+                              "column's mean (over its observed entries) instead.")
+        worst = int(np.argmax(np.abs(costs - expected)))
+        raise CheckFailed(f"with normalize={normalize} your cost after {worst} step(s) is {costs[worst]:.6f} but "
+                          f"should be {expected[worst]:.6f}. Impute with the column means, normalize only when "
+                          "asked, and run gradient descent on the softmax cost with labels ±1.")
+    print("Correct: your cost histories match the reference, raw and normalized.")
+
+
+def _knn_reference(donors: np.ndarray, x_new: np.ndarray, k: int, *, statistic=np.mean,
+                   zero_gaps: bool = False) -> np.ndarray:
+    """Fill the NaN of ``x_new`` from the ``k`` nearest complete ``donors`` (distance on observed coordinates)."""
+    filled = x_new.copy()
+    for row in range(len(x_new)):
+        gaps = np.isnan(x_new[row])
+        if not gaps.any():
+            continue
+        if zero_gaps:
+            distances = np.sum((np.where(gaps, 0.0, x_new[row]) - donors) ** 2, axis=1)
+        else:
+            distances = np.sum((x_new[row, ~gaps] - donors[:, ~gaps]) ** 2, axis=1)
+        nearest = np.argsort(distances, kind="stable")[:k]
+        filled[row, gaps] = statistic(donors[nearest][:, gaps], axis=0)
+    return filled
+
+
+@graded(forbids=('knn_imputer',), rule='NumPy only')
+def check_knn_fill(student: Callable) -> None:
+    """Check ``student(x_train, x_new, k) -> filled x_new`` (chapter 8).
+
+    ``x_train`` is complete; every NaN of ``x_new`` should become the mean of
+    its column over the ``k`` training rows nearest to that row, distances
+    measured on the coordinates the row has. The reference is
+    ``knn_imputer(x_train, k, scale=False)``, itself tested against
+    scikit-learn's ``KNNImputer``.
+    """
+    from ..imputation import knn_imputer
+
+    rng = np.random.default_rng(77)
+    x_train = rng.normal(size=(40, 3)) * np.array([1.0, 2.0, 0.5])
+    x_new = rng.normal(size=(15, 3)) * np.array([1.0, 2.0, 0.5]) + np.array([1.5, -2.0, 0.5])
+    gaps = rng.random(x_new.shape) < 0.3
+    gaps[np.arange(15), rng.integers(0, 3, 15)] = False           # each row keeps at least one coordinate
+    gaps[0] = [True, False, False]                                 # and some rows surely have a gap
+    gaps[1] = [False, True, True]
+    x_new[gaps] = np.nan
+    saved_train, saved_new = x_train.copy(), x_new.copy()
+    k = 3
+    got = _call(student, "knn_fill", x_train, x_new, k)
+    if not (np.array_equal(x_train, saved_train) and np.array_equal(x_new, saved_new, equal_nan=True)):
+        raise CheckFailed("knn_fill changed the arrays it was given (it filled them in place). Work on a copy, "
+                          "e.g. filled = x_new.copy().")
+    got = _as_array(got, "knn_fill", x_new.shape)
+    expected = knn_imputer(x_train, k, scale=False)(x_new)
+    if np.allclose(got, expected, rtol=1e-9, atol=1e-12):
+        again = _as_array(_call(student, "knn_fill", x_train, x_new, 1), "knn_fill", x_new.shape)
+        if not np.allclose(again, knn_imputer(x_train, 1, scale=False)(x_new), rtol=1e-9, atol=1e-12):
+            raise CheckFailed("knn_fill is right for k = 3 but not for k = 1: use the k it is given, not a fixed "
+                              "number of neighbours.")
+        print("Correct: every gap gets the mean of its k nearest training rows, and the inputs are unchanged.")
+        return
+    if not np.allclose(got[~gaps], x_new[~gaps]):
+        raise CheckFailed("knn_fill changed entries of x_new that were observed: only the NaN entries should change.")
+    hints = [
+        (_knn_reference(x_train, x_new, k, statistic=np.median), "you take the median of the neighbours; take "
+         "their mean."),
+        (_knn_reference(x_train, x_new, k, zero_gaps=True), "your distances treat the missing coordinates as 0; "
+         "measure each distance only on the coordinates the row of x_new actually has."),
+        (_knn_reference(x_train, x_new, k + 1), "you average k + 1 neighbours; take exactly k."),
+        (_knn_reference(x_train, x_new, k - 1), "you average k − 1 neighbours (an off-by-one when slicing?); "
+         "take exactly k."),
+        (np.where(gaps, np.mean(x_train, axis=0), x_new), "you fill every gap with the training column mean: that "
+         "is mean imputation; average the k nearest training rows instead."),
+        (knn_imputer(np.vstack([x_train, x_new]), k, scale=False)(x_new),
+         "your neighbours come from the training and the new rows together: take them from x_train only (the "
+         "new rows are test data, so using them leaks)."),
+        (knn_imputer(x_new, k, scale=False)(x_new), "your neighbours come from the rows of x_new (the test rows): "
+         "take them from x_train only."),
+    ]
+    for reference, hint in hints:
+        if np.allclose(got, reference, rtol=1e-9, atol=1e-12):
+            raise CheckFailed(f"knn_fill is not right: {hint}")
+    raise CheckFailed("knn_fill is not right. For each row of x_new with a gap, compute its distance to every "
+                      "training row on the coordinates it has, pick the k smallest (np.argsort(distances)[:k]) and "
+                      "fill each gap with the mean of that column over those k training rows.")
