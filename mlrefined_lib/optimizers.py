@@ -494,7 +494,7 @@ def newtons_method(
     epsilon: float = 1e-7,
     tol: float | None = None,
 ) -> History:
-    """Minimize ``g`` with Newton steps ``w ← w − (∇²g + εI)⁻¹ ∇g`` (chapter 1).
+    """Minimize ``g`` with Newton steps ``w ← w − (∇²g + εI)⁻¹ ∇g`` (taught in chapter 3; used again in chapters 9 and 10).
 
     Gradient and Hessian come from autograd. The small ``epsilon`` keeps the
     linear solve well posed when the Hessian is (nearly) singular. On a
