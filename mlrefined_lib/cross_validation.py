@@ -44,6 +44,11 @@ Folds = list[tuple[np.ndarray, np.ndarray]]
 """k (train_indices, validation_indices) pairs of sorted integer arrays."""
 
 
+def _standard_error(values: np.ndarray) -> float:
+    """Sample standard deviation (ddof = 1) of k values divided by √k."""
+    return float(np.std(values, ddof=1) / np.sqrt(len(values)))
+
+
 def _check_callables(**functions) -> None:
     for name, function in functions.items():
         if not callable(function):
@@ -287,7 +292,7 @@ class CrossValidationResult:
     @property
     def standard_error(self) -> float:
         """Sample standard deviation of the fold scores (ddof = 1) over √k."""
-        return float(np.std(self.scores, ddof=1) / np.sqrt(len(self.scores)))
+        return _standard_error(self.scores)
 
     def __repr__(self) -> str:
         return (
@@ -687,7 +692,7 @@ class PairedComparison:
     @property
     def standard_error(self) -> float:
         """Sample standard deviation of the differences (ddof = 1) over √k."""
-        return float(np.std(self.differences, ddof=1) / np.sqrt(len(self.differences)))
+        return _standard_error(self.differences)
 
     def __repr__(self) -> str:
         return (

@@ -25,18 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import as_inputs, as_outputs, check_scalar
-from .cross_validation import (  # chapter 5, re-exported
-    CrossValidationResult,
-    GridSearchResult,
-    NestedCrossValidationResult,
-    PairedComparison,
-    cross_validate,
-    grid_search,
-    k_fold,
-    nested_cross_validate,
-    paired_comparison,
-    time_folds,
-)
+from . import cross_validation as _cross_validation
+from .cross_validation import *  # noqa: F403  (chapter 5, re-exported here)
 from .optimizers import DivergenceWarning
 
 __all__ = [
@@ -44,16 +34,7 @@ __all__ = [
     "learning_curve",
     "EarlyStoppingResult",
     "early_stopping",
-    "k_fold",
-    "time_folds",
-    "CrossValidationResult",
-    "cross_validate",
-    "GridSearchResult",
-    "grid_search",
-    "NestedCrossValidationResult",
-    "nested_cross_validate",
-    "PairedComparison",
-    "paired_comparison",
+    *_cross_validation.__all__,
 ]
 
 
