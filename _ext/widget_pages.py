@@ -44,7 +44,7 @@ def _descendants(state: dict, model: dict):
 def first_frame(state: dict, model_id: str) -> tuple[bytes, str] | None:
     """The PNG shown first by the frame slider ``model_id`` and its alt text, or None.
 
-    A frame slider (``mlrefined_lib.widgets.frames_slider``) is a box holding a
+    A frame slider is a box holding a
     ``SelectionSlider`` and a ``Stack`` of ``Image`` frames whose selected index
     follows the slider; other widgets get no fallback image.
     """

@@ -7,7 +7,15 @@
 // other anywidget a stand-in that says it needs a kernel.
 (function () {
   var vendor = document.currentScript.src.replace(/[^/]*$/, "") + "vendor/";
-  var known = { "mlrefined_lib.live.QuadraticDescent": vendor + "mlrefined/quadratic_descent.js" };
+  var known = {
+    "mlrefined_lib.live.QuadraticDescent": vendor + "mlrefined/quadratic_descent.js",
+    "mlrefined_lib.live.SoftmaxDescent": vendor + "mlrefined/quadratic_descent.js",
+    "mlrefined_lib.live.MinibatchDescent": vendor + "mlrefined/quadratic_descent.js",
+    "mlrefined_lib.live.PenaltyGeometry": vendor + "mlrefined/penalty_geometry.js",
+    "mlrefined_lib.live.PolynomialFits": vendor + "mlrefined/polynomial_fits.js",
+    "mlrefined_lib.live.WeightScale": vendor + "mlrefined/weight_scale.js",
+    "mlrefined_lib.live.WindowSpectrogram": vendor + "mlrefined/spectrogram.js",
+  };
   var standIn = vendor + "mlrefined/needs_kernel.js";
   require.config({
     paths: { "anywidget-vendored": vendor + "anywidget/index" },

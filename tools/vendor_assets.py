@@ -43,6 +43,10 @@ COPIES = [
 PACKAGE_COPIES = [
     ("anywidget", "nbextension/index.js", "anywidget/index.js"),
     (None, "mlrefined_lib/static/quadratic_descent.js", "mlrefined/quadratic_descent.js"),
+    (None, "mlrefined_lib/static/penalty_geometry.js", "mlrefined/penalty_geometry.js"),
+    (None, "mlrefined_lib/static/polynomial_fits.js", "mlrefined/polynomial_fits.js"),
+    (None, "mlrefined_lib/static/weight_scale.js", "mlrefined/weight_scale.js"),
+    (None, "mlrefined_lib/static/spectrogram.js", "mlrefined/spectrogram.js"),
     (None, "mlrefined_lib/static/needs_kernel.js", "mlrefined/needs_kernel.js"),
 ]
 # The widget manager's Font Awesome 4 fonts, which its stylesheet asks for.

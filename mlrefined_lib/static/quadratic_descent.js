@@ -1,9 +1,17 @@
-// Front end of mlrefined_lib.live.QuadraticDescent (an anywidget ES module).
-// Python sends the quadratic form's moments; this file only draws and iterates
-// w <- w - alpha (H w + b). The path drawn is kept in the root element's
-// `data-path` attribute (JSON), with the exact values used in `data-alpha` and
-// `data-blend` (a range control rounds to its step), so tests can compare it
-// with Python's.
+// Front end of mlrefined_lib.live.QuadraticDescent and SoftmaxDescent (an anywidget ES module).
+// Least squares (config.kind "quadratic"): Python sends the quadratic form's
+// moments; this file only draws and iterates w <- w - alpha (H w + b).
+// Softmax (config.kind "softmax"): Python sends the points of each stage and
+// their labels; this file evaluates the cost on a grid (config.grid points, as
+// coarse as one frame on a phone allows) for the contours, and runs gradient
+// descent with the library's gradient. The path drawn is kept in the root
+// element's `data-path` attribute (JSON), with the exact values used in
+// `data-alpha` and `data-blend` (a range control rounds to its step), so tests
+// can compare it with Python's. Mini-batch (config.kind "minibatch"): Python
+// sends the points and the seeded permutation of each epoch; this file runs
+// mini-batch gradient descent over them for any batch size, α and number of
+// epochs (the path is every step's weights). A softmax widget also keeps its contour grid in
+// `root.__liveGrid` ({xs, ys, values} as Float64Arrays, values[j * xs.length + i] at (xs[i], ys[j])).
 
 const PATH_STOPS = [[0x1a, 0x96, 0x41], [0xfd, 0xae, 0x61], [0xd7, 0x19, 0x1c]]; // plotting.PATH_COLORS
 const MARGIN = { left: 56, right: 12, top: 30, bottom: 44 };
@@ -75,6 +83,123 @@ export function descend(q, alpha, steps, start) {
   return out;
 }
 
+// ---- the two-class softmax cost of blended inputs (mlrefined_lib.costs.softmax)
+// The inputs at a blend value in [0, stages - 1]: (1 - t) x_i + t x_{i+1}, point by point.
+export function blendInputs(stages, blend) {
+  const last = stages.length - 1;
+  if (last === 0) return stages[0].slice();
+  const i = Math.min(Math.floor(blend), last - 1);
+  const t = blend - i, a = stages[i], b = stages[i + 1];
+  return a.map((v, p) => (1 - t) * v + t * b[p]);
+}
+
+function logaddexp0(t) { return Math.max(t, 0) + Math.log1p(Math.exp(-Math.abs(t))); }
+
+// mean_p log(1 + exp(-y_p (w0 + w1 x_p))), as numpy's logaddexp(0, .).
+export function softmaxCost(x, y, w) {
+  let s = 0;
+  for (let p = 0; p < x.length; p++) s += logaddexp0(-y[p] * (w[0] + x[p] * w[1]));
+  return s / x.length;
+}
+
+// -(1/P) sum_p y_p sigma(-margin_p) (1, x_p), with sigma(t) = (1 + tanh(t / 2)) / 2 as in the library.
+export function softmaxGradient(x, y, w) {
+  let g0 = 0, g1 = 0;
+  for (let p = 0; p < x.length; p++) {
+    const margin = y[p] * (w[0] + x[p] * w[1]);
+    const r = y[p] * (0.5 * (1 + Math.tanh(0.5 * -margin)));
+    g0 += r; g1 += x[p] * r;
+  }
+  return [-g0 / x.length, -g1 / x.length];
+}
+
+// Gradient descent as mlrefined_lib.gradient_descent: stops before a non-finite cost or gradient.
+export function descendSoftmax(x, y, alpha, steps, start) {
+  let w = [start[0], start[1]];
+  let d = softmaxGradient(x, y, w);
+  const out = [w];
+  for (let k = 0; k < steps; k++) {
+    const next = [w[0] - alpha * d[0], w[1] - alpha * d[1]];
+    if (!isFinite(softmaxCost(x, y, next))) break;
+    const dn = softmaxGradient(x, y, next);
+    if (!isFinite(dn[0]) || !isFinite(dn[1])) break;
+    w = next; d = dn;
+    out.push(w);
+  }
+  return out;
+}
+
+export function misclassified(x, y, w) {
+  let n = 0;
+  for (let p = 0; p < x.length; p++) if ((w[0] + x[p] * w[1] > 0 ? 1 : -1) !== y[p]) n++;
+  return n;
+}
+
+// The cost on a grid of nx by ny points spanning the axes (corners included).
+export function softmaxGrid(x, y, xrange, yrange, nx, ny) {
+  const xs = new Float64Array(nx), ys = new Float64Array(ny), values = new Float64Array(nx * ny);
+  for (let i = 0; i < nx; i++) xs[i] = xrange[0] + (xrange[1] - xrange[0]) * i / (nx - 1);
+  for (let j = 0; j < ny; j++) ys[j] = yrange[0] + (yrange[1] - yrange[0]) * j / (ny - 1);
+  const w = [0, 0];
+  for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+    w[0] = xs[i]; w[1] = ys[j];
+    values[j * nx + i] = softmaxCost(x, y, w);
+  }
+  return { xs, ys, values };
+}
+
+// Mini-batch gradient descent on least squares as mlrefined_lib.minibatch_gradient_descent
+// (record_steps=True): epoch e visits the points in the order permutations[e], one step
+// w <- w - alpha (2/n) sum_batch (w0 + w1 x_p - y_p)(1, x_p) per batch of n points; an
+// epoch whose weights or cost stop being finite is dropped, and the run stops there.
+export function descendMinibatch(points, permutations, alpha, epochs, batch, start, q) {
+  const x = points.x, y = points.y, P = x.length;
+  let w = [start[0], start[1]];
+  const out = [w];
+  for (let e = 0; e < epochs; e++) {
+    const order = permutations[e], steps = [];
+    let v = w, ok = true;
+    for (let s = 0; s < P; s += batch) {
+      const end = Math.min(s + batch, P), n = end - s;
+      let g0 = 0, g1 = 0;
+      for (let i = s; i < end; i++) {
+        const p = order[i], r = v[0] + x[p] * v[1] - y[p];
+        g0 += r; g1 += x[p] * r;
+      }
+      v = [v[0] - alpha * (2 / n * g0), v[1] - alpha * (2 / n * g1)];
+      if (!isFinite(v[0]) || !isFinite(v[1])) { ok = false; break; }
+      steps.push(v);
+    }
+    if (!ok || !isFinite(cost(q, v))) break;
+    w = v;
+    for (const step of steps) out.push(step);
+  }
+  return out;
+}
+
+// What the drawing needs at one blend value, for each kind of cost.
+function problemAt(cfg, blend, batch) {
+  if (cfg.kind === "minibatch") {
+    const q = quadratic(cfg.moments, 0);
+    return {
+      cost: (w) => cost(q, w), optimum: optimum(q), pixel: (w0, w1) => cost(q, [w0, w1]),
+      descend: (a, k, s) => descendMinibatch(cfg.points, cfg.permutations, a, k, batch, s, q),
+    };
+  }
+  if ((cfg.kind || "quadratic") === "quadratic") {
+    const q = quadratic(cfg.moments, blend);
+    return {
+      cost: (w) => cost(q, w), descend: (a, k, s) => descend(q, a, k, s), optimum: optimum(q),
+      pixel: (w0, w1) => cost(q, [w0, w1]),
+    };
+  }
+  const x = blendInputs(cfg.stages, blend), y = cfg.labels;
+  return {
+    cost: (w) => softmaxCost(x, y, w), descend: (a, k, s) => descendSoftmax(x, y, a, k, s), optimum: null,
+    errors: (w) => misclassified(x, y, w), x, y,
+  };
+}
+
 function optimum(q) {
   const [[a, b], [c, d]] = q.H;
   const det = a * d - b * c;
@@ -92,7 +217,10 @@ function render({ model, el: root }) {
   const cfg = model.get("config");
   const [x0, x1] = cfg.xrange, [y0, y1] = cfg.yrange;
   const levels = cfg.levels, colors = cfg.colors.map(hexToRgb);
-  const stages = cfg.moments.diagonal.length;
+  const kind = cfg.kind || "quadratic";
+  const stages = kind === "softmax" ? cfg.stages.length : cfg.moments.diagonal.length;
+  const numPoints = kind === "minibatch" ? cfg.points.x.length : 0;
+  const stepsPerEpoch = (b) => Math.ceil(numPoints / b);
   const uid = Math.random().toString(36).slice(2, 9);
 
   // Plot size: 400 px wide, height from the aspect ratio of the axes.
@@ -103,7 +231,10 @@ function render({ model, el: root }) {
   const state = {
     alpha: model.get("alpha"), steps: model.get("steps"), blend: model.get("blend"),
     start: model.get("start").slice(), path: [], pending: false, inputTime: null,
+    batch: kind === "minibatch" ? model.get("batch_size") : null,
   };
+  // Steps the path would take without divergence (for a mini-batch run: epochs times steps per epoch).
+  const plannedSteps = () => (kind === "minibatch" ? state.steps * stepsPerEpoch(state.batch) : state.steps);
   root.__liveTimings = [];
   root.classList.add("mlr-live");
   root.style.cssText = "font: 13px/1.4 system-ui, sans-serif; color: #222; max-width: 100%;";
@@ -120,8 +251,11 @@ function render({ model, el: root }) {
   }
   const lo = Math.log10(cfg.alpha_range[0]), hi = Math.log10(cfg.alpha_range[1]);
   const [alphaInput, alphaOut] = rangeControl("alpha", "learning rate α (log scale)", { min: lo, max: hi, step: (hi - lo) / 1000, value: Math.log10(state.alpha) });
-  const [stepsInput, stepsOut] = rangeControl("steps", "steps K", { min: 0, max: cfg.max_steps, step: 1, value: state.steps });
-  let blendInput = null, blendOut = null;
+  const [stepsInput, stepsOut] = rangeControl("steps", kind === "minibatch" ? "epochs" : "steps K", { min: 0, max: cfg.max_steps, step: 1, value: state.steps });
+  let blendInput = null, blendOut = null, batchInput = null, batchOut = null;
+  if (kind === "minibatch") {
+    [batchInput, batchOut] = rangeControl("batch", "batch size b", { min: 1, max: numPoints, step: 1, value: state.batch });
+  }
   if (stages > 1) {
     [blendInput, blendOut] = rangeControl("blend", cfg.blend_label, { min: 0, max: stages - 1, step: 0.001, value: state.blend });
   }
@@ -141,8 +275,9 @@ function render({ model, el: root }) {
   plotBox.append(canvas);
   const history = el("canvas", { width: "260", height: String(height), role: "img", "aria-label": "cost after each step, log scale", style: "width:260px;max-width:100%;height:auto" });
   figure.append(plotBox, history);
-  const legend = el("div", { style: "font-size:12px;color:#333" },
-    "● start (green)   ✕ end (red)   ★ minimum   path: green (first step) to red (last step); darker blue = higher cost");
+  const legend = el("div", { style: "font-size:12px;color:var(--mlr-live-muted, #333)" },
+    "● start (green)   ✕ end (red)   " + (kind === "quadratic" ? "★ minimum   " : "") +
+    "path: green (first step) to red (last step); darker blue = higher cost" + (kind === "quadratic" ? "" : " (levels on a log scale)"));
   const readout = el("p", { id: descId, style: "margin:4px 0;font-variant-numeric:tabular-nums" });
   const live = el("p", { "aria-live": "polite", style: "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)" });
   const reset = el("button", { type: "button", style: "margin-top:4px" }, "reset");
@@ -157,33 +292,86 @@ function render({ model, el: root }) {
   const wy = (py) => y1 - (py - MARGIN.top) / plotH * (y1 - y0);
   let background = null, backgroundBlend = null;
 
-  function drawBackground(q) {
-    const off = document.createElement("canvas");
-    off.width = width; off.height = height;
+  // Band of each pixel: exact per pixel for a quadratic; for the softmax cost the
+  // log of the grid's values, interpolated bilinearly between grid points.
+  function bands(problem, bw, bh) {
+    const band = new Int16Array(bw * bh);
+    const n = levels.length;
+    const bandOf = (v) => {
+      if (!(v >= levels[0])) return -1;
+      for (let m = 1; m < n; m++) if (v < levels[m]) return m - 1;
+      return n - 1;
+    };
+    if (problem.pixel) {
+      for (let j = 0; j < bh; j++) {
+        const w1 = y1 - (j + 0.5) / bh * (y1 - y0);
+        for (let i = 0; i < bw; i++) band[j * bw + i] = bandOf(problem.pixel(x0 + (i + 0.5) / bw * (x1 - x0), w1));
+      }
+      return band;
+    }
+    const [nx, ny] = cfg.grid;
+    const grid = softmaxGrid(problem.x, problem.y, cfg.xrange, cfg.yrange, nx, ny);
+    root.__liveGrid = grid;
+    const logs = new Float64Array(nx * ny);
+    for (let k = 0; k < logs.length; k++) logs[k] = Math.log(grid.values[k]);
+    const logLevels = levels.map(Math.log);
+    const logBand = (v) => {  // binary search: the band of v among the log levels
+      if (!(v >= logLevels[0])) return -1;
+      let lo_ = 0, hi_ = n;
+      while (hi_ - lo_ > 1) { const mid = (lo_ + hi_) >> 1; if (v < logLevels[mid]) hi_ = mid; else lo_ = mid; }
+      return lo_;
+    };
+    const col0 = new Int32Array(bw), colT = new Float64Array(bw);
+    for (let i = 0; i < bw; i++) {
+      const gx = (i + 0.5) / bw * (nx - 1);
+      col0[i] = Math.min(Math.floor(gx), nx - 2); colT[i] = gx - col0[i];
+    }
+    for (let j = 0; j < bh; j++) {
+      const gy = (1 - (j + 0.5) / bh) * (ny - 1), j0 = Math.min(Math.floor(gy), ny - 2), ty = gy - j0;
+      const r0 = j0 * nx, r1 = r0 + nx, row = j * bw;
+      for (let i = 0; i < bw; i++) {
+        const i0 = col0[i], tx = colT[i];
+        const top = logs[r0 + i0] + tx * (logs[r0 + i0 + 1] - logs[r0 + i0]);
+        const bottom = logs[r1 + i0] + tx * (logs[r1 + i0 + 1] - logs[r1 + i0]);
+        band[row + i] = logBand(top + ty * (bottom - top));
+      }
+    }
+    return band;
+  }
+
+  const off = document.createElement("canvas"), small = document.createElement("canvas");
+  off.width = width; off.height = height;
+  function drawBackground(problem) {
     const octx = off.getContext("2d");
     octx.fillStyle = "#fff";
     octx.fillRect(0, 0, width, height);
-    const img = octx.createImageData(plotW, plotH);
-    const band = new Int16Array(plotW * plotH);
-    const n = levels.length;
-    for (let j = 0; j < plotH; j++) {
-      const w1 = y1 - (j + 0.5) / plotH * (y1 - y0);
-      for (let i = 0; i < plotW; i++) {
-        const w0 = x0 + (i + 0.5) / plotW * (x1 - x0);
-        const v = cost(q, [w0, w1]);
-        let k = -1;
-        if (v >= levels[0]) { k = n - 1; for (let m = 1; m < n; m++) if (v < levels[m]) { k = m - 1; break; } }
-        band[j * plotW + i] = k;
-      }
+    // The softmax contours are drawn at half resolution and scaled up: a quarter of the pixels to fill.
+    const scale = problem.pixel ? 1 : 2;
+    const bw = Math.ceil(plotW / scale), bh = Math.ceil(plotH / scale);
+    const img = octx.createImageData(bw, bh);
+    const band = bands(problem, bw, bh);
+    // Pixels as little-endian RGBA words; contour lines: black at 35% opacity where the band changes.
+    const pix = new Uint32Array(img.data.buffer);
+    const pack = (rgb, f) => ((255 << 24) | (Math.round(rgb[2] * f) << 16) | (Math.round(rgb[1] * f) << 8) | Math.round(rgb[0] * f)) >>> 0;
+    const fills = [[255, 255, 255]].concat(colors);
+    const plain = fills.map((c) => pack(c, 1)), edged = fills.map((c) => pack(c, 0.65));
+    const last = colors.length - 1;
+    for (let j = 0; j < bh; j++) for (let i = 0; i < bw; i++) {
+      const p = j * bw + i, k = band[p];
+      const edge = (i > 0 && band[p - 1] !== k) || (j > 0 && band[p - bw] !== k);
+      const c = k < 0 ? 0 : Math.min(k, last) + 1;
+      pix[p] = edge ? edged[c] : plain[c];
     }
-    for (let j = 0; j < plotH; j++) for (let i = 0; i < plotW; i++) {
-      const p = j * plotW + i, k = band[p];
-      let rgb = k < 0 ? [255, 255, 255] : colors[Math.min(k, colors.length - 1)];
-      const edge = (i > 0 && band[p - 1] !== k) || (j > 0 && band[p - plotW] !== k);
-      const f = edge ? 0.65 : 1;  // contour lines: black at 35% opacity
-      img.data[4 * p] = rgb[0] * f; img.data[4 * p + 1] = rgb[1] * f; img.data[4 * p + 2] = rgb[2] * f; img.data[4 * p + 3] = 255;
+    if (scale === 1) octx.putImageData(img, MARGIN.left, MARGIN.top);
+    else {
+      if (small.width !== bw || small.height !== bh) { small.width = bw; small.height = bh; }
+      small.getContext("2d").putImageData(img, 0, 0);
+      octx.imageSmoothingQuality = "high";  // smooth the upscaled contour lines instead of showing steps
+      octx.drawImage(small, 0, 0, bw, bh, MARGIN.left, MARGIN.top, bw * scale, bh * scale);
+      octx.fillStyle = "#fff";  // the half-resolution image may overhang the plot by a pixel
+      octx.fillRect(MARGIN.left, MARGIN.top + plotH, plotW, bh * scale - plotH);
+      octx.fillRect(MARGIN.left + plotW, MARGIN.top, bw * scale - plotW, plotH);
     }
-    octx.putImageData(img, MARGIN.left, MARGIN.top);
     // axes, ticks, labels
     octx.strokeStyle = "#000"; octx.lineWidth = 1;
     octx.strokeRect(MARGIN.left + 0.5, MARGIN.top + 0.5, plotW - 1, plotH - 1);
@@ -235,18 +423,18 @@ function render({ model, el: root }) {
   function draw() {
     const t0 = performance.now();
     state.pending = false;
-    const q = quadratic(cfg.moments, state.blend);
+    const problem = problemAt(cfg, state.blend, state.batch);
     if (background === null || backgroundBlend !== state.blend) {
-      background = drawBackground(q);
+      background = drawBackground(problem);
       backgroundBlend = state.blend;
     }
-    const path = descend(q, state.alpha, state.steps, state.start);
+    const path = problem.descend(state.alpha, state.steps, state.start);
     state.path = path;
     ctx.drawImage(background, 0, 0);
     ctx.save();
     ctx.beginPath(); ctx.rect(MARGIN.left, MARGIN.top, plotW, plotH); ctx.clip();
-    const wstar = optimum(q);
-    marker(ctx, sx(wstar[0]), sy(wstar[1]), "star", "#fff");
+    const wstar = problem.optimum;
+    if (wstar) marker(ctx, sx(wstar[0]), sy(wstar[1]), "star", "#fff");
     const K = path.length - 1;
     ctx.lineWidth = 1.8;
     for (let k = 0; k < K; k++) {
@@ -258,23 +446,30 @@ function render({ model, el: root }) {
     if (K > 0) marker(ctx, sx(path[K][0]), sy(path[K][1]), "x", pathColor(1));
     ctx.restore();
     ctx.fillStyle = "#000"; ctx.font = "600 12px system-ui, sans-serif"; ctx.textAlign = "center";
-    ctx.fillText(`α = ${fmt(state.alpha)}, ${state.steps} steps` + (stages > 1 ? `, ${cfg.blend_label.split(" (")[0]} = ${state.blend.toFixed(3)}` : ""), MARGIN.left + plotW / 2, 18);
-    drawHistory(q, path, wstar);
+    ctx.fillText(`α = ${fmt(state.alpha)}, ` + (kind === "minibatch" ? `${state.steps} epochs, b = ${state.batch}` : `${state.steps} steps`) + (stages > 1 ? `, ${cfg.blend_label.split(" (")[0]} = ${state.blend.toFixed(3)}` : ""), MARGIN.left + plotW / 2, 18);
+    const costs = path.map(problem.cost);
+    drawHistory(costs, wstar ? problem.cost(wstar) : null);
 
-    const costs = path.map((w) => cost(q, w));
-    const final = path[K], gmin = cost(q, wstar);
-    const dist = Math.hypot(final[0] - wstar[0], final[1] - wstar[1]);
-    const diverged = K < state.steps;
+    const final = path[K];
+    const diverged = K < plannedSteps();
+    let summary;
+    if (wstar) {
+      const dist = Math.hypot(final[0] - wstar[0], final[1] - wstar[1]);
+      summary = `cost ${fmt(costs[K])} (minimum ${fmt(problem.cost(wstar))}), distance to the optimum ${fmt(dist, 3)}`;
+    } else {
+      summary = `cost ${fmt(costs[K])} (started at ${fmt(costs[0])}), ${problem.errors(final)} of ${problem.x.length} points misclassified`;
+    }
     const text = `Start (${fmt(path[0][0], 3)}, ${fmt(path[0][1], 3)}); ` +
-      (diverged ? `diverged: the weights overflowed after ${K} of ${state.steps} steps. ` :
-        `after ${K} steps with α = ${fmt(state.alpha)}: cost ${fmt(costs[K])} (minimum ${fmt(gmin)}), ` +
-        `distance to the optimum ${fmt(dist, 3)}, at (${fmt(final[0], 3)}, ${fmt(final[1], 3)}). `) +
+      (diverged ? `diverged: the weights overflowed after ${K} of ${plannedSteps()} steps. ` :
+        `after ${K} steps` + (kind === "minibatch" ? ` (${state.steps} epochs of ${stepsPerEpoch(state.batch)} steps, batch size ${state.batch})` : "") +
+        ` with α = ${fmt(state.alpha)}: ${summary}, at (${fmt(final[0], 3)}, ${fmt(final[1], 3)}). `) +
       (costs.every((v, i) => i === 0 || v <= costs[i - 1] + 1e-12) ? "The cost fell at every step." : "The cost rose at some step: α is too large.");
     readout.textContent = text;
     root.dataset.path = JSON.stringify(path);
     root.dataset.cost = String(costs[K]);
     root.dataset.alpha = String(state.alpha);
     root.dataset.blend = String(state.blend);
+    if (kind === "minibatch") root.dataset.batch = String(state.batch);
     clearTimeout(state.liveTimer);
     state.liveTimer = setTimeout(() => { live.textContent = text; }, 300);
     // For benchmarks: input event to the end of the redraw it caused, and the redraw alone (ms).
@@ -285,31 +480,31 @@ function render({ model, el: root }) {
     }
   }
 
-  function drawHistory(q, path, wstar) {
+  function drawHistory(costs, gmin) {
     const W = 260, H = height, L = 48, R = 8, T = MARGIN.top, B = MARGIN.bottom;
     const pw = W - L - R, ph = H - T - B;
     hctx.fillStyle = "#fff"; hctx.fillRect(0, 0, W, H);
-    const costs = path.map((w) => cost(q, w));
-    const gmin = cost(q, wstar);
-    const floor = Math.max(Math.abs(gmin) * 1e-3, 1e-12);
-    const vals = costs.concat([gmin]).map((v) => Math.log10(Math.max(v, floor)));
+    const floor = gmin === null ? 1e-12 : Math.max(Math.abs(gmin) * 1e-3, 1e-12);
+    const vals = costs.concat(gmin === null ? [] : [gmin]).map((v) => Math.log10(Math.max(v, floor)));
     let lo_ = Math.floor(Math.min(...vals)), hi_ = Math.ceil(Math.max(...vals.slice(0, 1).concat(vals)));
     hi_ = Math.min(hi_, lo_ + 12);
     if (hi_ <= lo_) hi_ = lo_ + 1;
-    const X = (k) => L + k / Math.max(state.steps, 1) * pw;
+    const X = (k) => L + k / Math.max(plannedSteps(), 1) * pw;
     const Y = (v) => T + (hi_ - Math.log10(Math.max(v, floor))) / (hi_ - lo_) * ph;
     hctx.strokeStyle = "#000"; hctx.lineWidth = 1; hctx.strokeRect(L + 0.5, T + 0.5, pw - 1, ph - 1);
     hctx.fillStyle = "#000"; hctx.font = "11px system-ui, sans-serif"; hctx.textAlign = "right";
     const every = Math.ceil((hi_ - lo_) / 6);
     for (let e = lo_; e <= hi_; e += every) { const y = T + (hi_ - e) / (hi_ - lo_) * ph; hctx.fillRect(L - 4, y, 4, 1); hctx.fillText(`1e${e}`, L - 6, y + 4); }
     hctx.textAlign = "center";
-    hctx.fillText("0", X(0), T + ph + 15); hctx.fillText(String(state.steps), X(state.steps), T + ph + 15);
+    hctx.fillText("0", X(0), T + ph + 15); hctx.fillText(String(plannedSteps()), X(plannedSteps()), T + ph + 15);
     hctx.font = "12px system-ui, sans-serif";
-    hctx.fillText("step k", L + pw / 2, H - 8);
-    hctx.fillText("cost g(w^k), log scale; dashed: minimum", W / 2, 18);
+    hctx.fillText(kind === "minibatch" ? `step k (${stepsPerEpoch(state.batch)} per epoch)` : "step k", L + pw / 2, H - 8);
+    hctx.fillText("cost g(w^k), log scale" + (gmin === null ? "" : "; dashed: minimum"), W / 2, 18);
     hctx.save(); hctx.beginPath(); hctx.rect(L, T, pw, ph); hctx.clip();
-    hctx.setLineDash([5, 4]); hctx.strokeStyle = "#000"; hctx.beginPath();
-    hctx.moveTo(L, Y(gmin)); hctx.lineTo(L + pw, Y(gmin)); hctx.stroke(); hctx.setLineDash([]);
+    if (gmin !== null) {
+      hctx.setLineDash([5, 4]); hctx.strokeStyle = "#000"; hctx.beginPath();
+      hctx.moveTo(L, Y(gmin)); hctx.lineTo(L + pw, Y(gmin)); hctx.stroke(); hctx.setLineDash([]);
+    }
     hctx.strokeStyle = "#d7191c"; hctx.lineWidth = 1.5; hctx.beginPath();
     costs.forEach((v, k) => hctx[k ? "lineTo" : "moveTo"](X(k), Y(v))); hctx.stroke();
     hctx.fillStyle = "#d7191c";
@@ -325,8 +520,13 @@ function render({ model, el: root }) {
   function updateOutputs() {
     alphaOut.textContent = `α = ${fmt(state.alpha)}`;
     alphaInput.setAttribute("aria-valuetext", `alpha ${fmt(state.alpha)}`);
-    stepsOut.textContent = `${state.steps} steps`;
-    stepsInput.setAttribute("aria-valuetext", `${state.steps} steps`);
+    const unit = kind === "minibatch" ? "epochs" : "steps";
+    stepsOut.textContent = `${state.steps} ${unit}`;
+    stepsInput.setAttribute("aria-valuetext", `${state.steps} ${unit}`);
+    if (batchInput) {
+      batchOut.textContent = `b = ${state.batch}`;
+      batchInput.setAttribute("aria-valuetext", `batch size ${state.batch}, ${stepsPerEpoch(state.batch)} steps per epoch`);
+    }
     if (blendInput) {
       const near = Math.round(state.blend);
       const name = cfg.stage_names.length && Math.abs(state.blend - near) < 5e-4 ? ` (${cfg.stage_names[near]})` : "";
@@ -336,7 +536,10 @@ function render({ model, el: root }) {
   }
 
   function sync(...names) {
-    for (const n of names) model.set(n, n === "start" ? state.start.slice() : state[n]);
+    for (const n of names) {
+      if (n === "batch") { if (kind === "minibatch") model.set("batch_size", state.batch); }
+      else model.set(n, n === "start" ? state.start.slice() : state[n]);
+    }
     model.save_changes();
   }
 
@@ -345,6 +548,10 @@ function render({ model, el: root }) {
   alphaInput.addEventListener("change", () => sync("alpha"));
   stepsInput.addEventListener("input", (e) => { state.steps = Number(stepsInput.value); updateOutputs(); schedule(e); });
   stepsInput.addEventListener("change", () => sync("steps"));
+  if (batchInput) {
+    batchInput.addEventListener("input", (e) => { state.batch = Number(batchInput.value); updateOutputs(); schedule(e); });
+    batchInput.addEventListener("change", () => sync("batch"));
+  }
   if (blendInput) {
     blendInput.addEventListener("input", (e) => { state.blend = Number(blendInput.value); updateOutputs(); schedule(e); });
     blendInput.addEventListener("change", () => sync("blend"));
@@ -388,12 +595,13 @@ function render({ model, el: root }) {
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   // A click in the widget must not let the notebook move the focus to the cell.
   root.addEventListener("mousedown", (e) => e.stopPropagation());
-  const initial = { alpha: state.alpha, steps: state.steps, blend: state.blend, start: state.start.slice() };
+  const initial = { alpha: state.alpha, steps: state.steps, blend: state.blend, start: state.start.slice(), batch: state.batch };
   reset.addEventListener("click", () => {
     Object.assign(state, { ...initial, start: initial.start.slice() });
     alphaInput.value = Math.log10(state.alpha); stepsInput.value = state.steps;
     if (blendInput) blendInput.value = state.blend;
-    updateOutputs(); schedule(); sync("alpha", "steps", "blend", "start");
+    if (batchInput) batchInput.value = state.batch;
+    updateOutputs(); schedule(); sync("alpha", "steps", "blend", "start", "batch");
   });
 
   // ---- changes from Python
@@ -402,14 +610,16 @@ function render({ model, el: root }) {
     state.blend = model.get("blend"); state.start = model.get("start").slice();
     alphaInput.value = Math.log10(state.alpha); stepsInput.value = state.steps;
     if (blendInput) blendInput.value = state.blend;
+    if (batchInput) { state.batch = model.get("batch_size"); batchInput.value = state.batch; }
     updateOutputs(); schedule();
   };
-  for (const n of ["alpha", "steps", "blend", "start"]) model.on(`change:${n}`, fromModel);
+  const synced = ["alpha", "steps", "blend", "start"].concat(kind === "minibatch" ? ["batch_size"] : []);
+  for (const n of synced) model.on(`change:${n}`, fromModel);
 
   updateOutputs();
   draw();
   return () => {
-    for (const n of ["alpha", "steps", "blend", "start"]) model.off(`change:${n}`, fromModel);
+    for (const n of synced) model.off(`change:${n}`, fromModel);
     window.removeEventListener("keydown", windowKey, true);
     window.removeEventListener("keyup", windowKey, true);
   };

@@ -4,12 +4,10 @@ Debian's chromium (/usr/bin/chromium) driven by Playwright's Python package; nev
 `playwright install`. The book is served from _build/html on a loopback port and
 every request to any other host is aborted and recorded. Every chapter page of
 _toc.yml is opened once (a module-scoped fixture parametrized by page; pytest runs
-each page's tests together, in file order): math typeset; then, for each frames
-slider found in the page's widget state (test ids name the page and the slider, in
-DOM order), it renders one frame matching its readout, keys / mouse / its Play
-button change the picture to the expected frame, the other sliders stay put; last,
-no JavaScript errors and nothing requested from another machine. A chapter without
-sliders gets only the page-level tests.
+each page's tests together, in file order): math typeset; then every continuous
+widget (mlrefined_lib.live) draws and each of its controls, moved with the keyboard,
+redraws it (tests/book/test_live_widget.py checks what they compute); last, no
+JavaScript errors and nothing requested from another machine.
 
 Screenshots go to _build/screenshots/ (not committed).
 """
@@ -21,9 +19,10 @@ import time
 from dataclasses import dataclass, field
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TIMEOUT_MS = 20_000
-FRAME_TIMEOUT_S = 5.0  # key press to new frame takes 5-20 ms; allow a slow machine
+FRAME_TIMEOUT_S = 5.0  # key press to a redrawn widget takes a few ms; allow a slow machine
 
 # Problems of the built book that are not this test's to fix, each matched by a
 # regular expression on a page error or on the URL of a failed (HTTP >= 400)
@@ -73,25 +72,6 @@ TAG_MODELS_JS = """(tree) => {
   });
   return problems;
 }""" % VIEW_SCRIPTS
-# The readout and handle of one slider element, and the visible frames of one Stack element.
-FRAME_STATE_JS = """async ([sliderId, stackId]) => {
-  const hex = (buf) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  const slider = document.querySelector(`[data-test-model="${sliderId}"]`);
-  const stack = document.querySelector(`[data-test-model="${stackId}"]`);
-  if (!slider || !stack) return {readout: null, index: null, images: [], missing: true};
-  const visible = [...stack.querySelectorAll("img.widget-image")]
-    .filter((img) => img.offsetParent !== null && img.getBoundingClientRect().width > 0);
-  const images = [];
-  for (const img of visible) {
-    const bytes = await (await fetch(img.src)).arrayBuffer();
-    images.push({src: img.src.slice(0, 80), sha256: hex(await crypto.subtle.digest("SHA-256", bytes)),
-                 decoded: img.complete && img.naturalWidth > 0});
-  }
-  const readout = slider.querySelector(".widget-readout");
-  const handle = slider.querySelector(".noUi-handle");
-  return {readout: readout && readout.textContent.trim(),
-          index: handle && Number(handle.getAttribute("aria-valuenow")), images};
-}"""
 PROSE_TEXT_JS = """() => {
   const article = document.querySelector("article.bd-article") || document.querySelector("main") || document.body;
   const clone = article.cloneNode(true);
@@ -171,11 +151,6 @@ def wait_for_math(page) -> None:
                            " && MathJax.startup.promise.then(() => true)")
 
 
-def model(model_id: str) -> str:
-    """CSS selector of the element rendering a widget model (see TAG_MODELS_JS)."""
-    return f'[data-test-model="{model_id}"]'
-
-
 @pytest.fixture(scope="module")
 def chapter(request, browser, book_server, book):
     """One chapter page (the parameter), loaded once: math typeset and widgets rendered
@@ -192,58 +167,10 @@ def chapter(request, browser, book_server, book):
         if book.widget_views(path):
             page.wait_for_function(VIEWS_RENDERED_JS)
             visit.dom_problems = page.evaluate(TAG_MODELS_JS, book.box_tree(path))
-            for s in book.frame_sliders(path):
-                page.locator(f"{model(s.slider_id)} .noUi-handle").first.wait_for(state="visible")
-                page.locator(f"{model(s.stack_id)} img.widget-image").first.wait_for(state="visible")
     except Exception as exc:  # the tests below say what is missing; keep the page for them
         visit.setup_error = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
     yield visit
     visit.context.close()
-
-
-@pytest.fixture
-def slider(chapter, slider_index, book):
-    """The frames slider under test, located in the loaded page."""
-    info = book.frame_sliders(chapter.path)[slider_index]
-    where = f"{chapter.path}, slider {info.number} ({info.description!r})"
-    assert not chapter.setup_error, f"{where}: the page's widgets did not render: {chapter.setup_error}"
-    assert not chapter.dom_problems, f"{where}: the page does not mirror its widget state: {chapter.dom_problems}"
-    for what, mid in [("slider", info.slider_id), ("Stack", info.stack_id)] + ([("Play button", info.play_id)] if info.play_id else []):
-        assert chapter.page.locator(model(mid)).count(), f"{where}: its {what} ({mid}) is not on the page"
-    return info
-
-
-def frame_state(page, info) -> dict:
-    return page.evaluate(FRAME_STATE_JS, [info.slider_id, info.stack_id])
-
-
-def wait_for_frame(page, info, index: int) -> dict:
-    """Poll until the readout and the visible picture are those of frame `index`."""
-    deadline = time.monotonic() + FRAME_TIMEOUT_S
-    while True:
-        state = frame_state(page, info)
-        shown = [img["sha256"] for img in state["images"]]
-        if state["readout"] == info.labels[index] and shown == [info.frame_sha256[index]]:
-            return state
-        if time.monotonic() > deadline:
-            return state
-        time.sleep(0.02)
-
-
-def shown_frame(info, state) -> int | None:
-    """Which frame of the slider the page shows (None: none, several, or an unknown picture)."""
-    shown = [img["sha256"] for img in state["images"]]
-    return info.frame_sha256.index(shown[0]) if len(shown) == 1 and shown[0] in info.frame_sha256 else None
-
-
-def consistent(info, state) -> bool:
-    """The picture shown is the frame whose value the readout shows."""
-    return state["readout"] in info.labels and shown_frame(info, state) == info.labels.index(state["readout"])
-
-
-def others(book, chapter, info) -> dict:
-    """What the page's other frames sliders show (to check a slider moves only its own Stack)."""
-    return {o.number: frame_state(chapter.page, o) for o in book.frame_sliders(chapter.path) if o.number != info.number}
 
 
 # Tests, per chapter page, in order ---------------------------------------------------------
@@ -264,90 +191,44 @@ def test_math_is_typeset(chapter):
     assert not raw, f"raw TeX visible in the text: {raw[:5]}"
 
 
-def test_slider_and_its_frame_render(chapter, slider, slider_index, book):
-    page, info = chapter.page, slider
-    assert page.locator(f"{model(info.slider_id)} .noUi-handle").first.is_visible()
-    if info.play_id:
-        assert page.locator(f"{model(info.play_id)} button").first.is_visible(), "the Play button is not shown"
-    state = wait_for_frame(page, info, info.initial)
-    assert len(state["images"]) == 1, f"the Stack should show exactly one frame: {state['images']}"
-    assert state["images"][0]["decoded"], "the frame image did not decode"
-    assert state["readout"] == info.labels[info.initial], state
-    assert shown_frame(info, state) == info.initial, "the picture shown is not the initial frame"
+def test_live_widgets_draw_and_every_control_redraws(chapter, book):
+    """Every continuous widget of the page (mlrefined_lib.live, computed in the page) draws, and
+    each of its range controls, moved with the keyboard (End, else Home), makes it draw anew:
+    the widget's data attributes (its path, minimizers, degree, ...) change."""
+    state = (book.widget_state(chapter.path) or {}).get("state", {})
+    views = [v for v in book.widget_views(chapter.path)
+             if str(state.get(v, {}).get("state", {}).get("_anywidget_id", "")).startswith("mlrefined_lib.live.")]
+    if not views:
+        return
+    page = chapter.page
+    assert not chapter.setup_error, f"the page's widgets did not render: {chapter.setup_error}"
+    page.wait_for_function(f"() => document.querySelectorAll('.mlr-live').length === {len(views)}")
+    page.wait_for_function("() => [...document.querySelectorAll('.mlr-live')].every((e) => Object.keys(e.dataset).length)")
+    controls = page.locator(".mlr-live input[type=range]")
+    snapshot = "(e) => JSON.stringify(e.closest('.mlr-live').dataset)"
+    changed = "([e, old]) => JSON.stringify(e.closest('.mlr-live').dataset) !== old"
+    stuck = []
+    for i in range(controls.count()):
+        control = controls.nth(i)
+        control.scroll_into_view_if_needed()
+        label = control.evaluate("(e) => e.labels[0].textContent")
+        control.focus()
+        for key in ("End", "Home"):
+            before = control.evaluate(snapshot)
+            control.press(key)
+            try:
+                page.wait_for_function(changed, arg=[control.element_handle(), before], timeout=FRAME_TIMEOUT_S * 1000)
+                break
+            except PlaywrightTimeoutError:
+                continue
+        else:
+            stuck.append(label)
+    assert not stuck, f"moving these controls did not redraw their widget: {stuck}"
     shots = book.root / "_build" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
-    output = page.locator(".cell_output").filter(has=page.locator(model(info.slider_id))).first
-    output.scroll_into_view_if_needed()
-    output.screenshot(path=str(shots / f"{info.test_id}.png"))
-
-
-def test_keys_move_the_slider_and_change_the_picture(chapter, slider, book):
-    page, info = chapter.page, slider
-    last = len(info.labels) - 1
-    handle = page.locator(f"{model(info.slider_id)} .noUi-handle").first
-    before, others_before = frame_state(page, info), others(book, chapter, info)
-    handle.focus()
-    first_key = ("End", last) if shown_frame(info, before) != last else ("Home", 0)
-    for key, index in [first_key, ("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1)]:
-        handle.press(key)
-        state = wait_for_frame(page, info, index)
-        assert state["readout"] == info.labels[index], f"after {key}: readout {state['readout']!r}, expected {info.labels[index]!r}"
-        assert shown_frame(info, state) == index, f"after {key}: frame {shown_frame(info, state)} shown, expected {index}"
-    handle.press("End")
-    state = wait_for_frame(page, info, last)
-    assert shown_frame(info, state) == last, f"after End: frame {shown_frame(info, state)} shown, expected {last}"
-    handle.press("Home")
-    state = wait_for_frame(page, info, 0)
-    assert shown_frame(info, state) == 0, f"after Home: frame {shown_frame(info, state)} shown, expected 0"
-    assert others(book, chapter, info) == others_before, "moving this slider changed another slider or its picture"
-
-
-def test_mouse_on_the_track_changes_the_picture(chapter, slider):
-    page, info = chapter.page, slider
-    handle = page.locator(f"{model(info.slider_id)} .noUi-handle").first
-    handle.focus()
-    handle.press("Home")
-    before = wait_for_frame(page, info, 0)
-    track = page.locator(f"{model(info.slider_id)} .noUi-base").first
-    track.scroll_into_view_if_needed()
-    box = track.bounding_box()
-    page.mouse.click(box["x"] + 0.8 * box["width"], box["y"] + box["height"] / 2)  # tap near the right end
-    deadline = time.monotonic() + FRAME_TIMEOUT_S
-    while (state := frame_state(page, info))["readout"] == before["readout"] or not consistent(info, state):
-        if time.monotonic() > deadline:
-            break
-        time.sleep(0.02)
-    assert state["readout"] != before["readout"], "clicking the slider's track did not move it"
-    assert consistent(info, state), f"the picture does not match the readout {state['readout']!r}"
-    assert shown_frame(info, state) != 0, "clicking the track did not change the picture"
-    assert info.labels.index(state["readout"]) > len(info.labels) // 2
-
-
-@pytest.mark.with_play
-def test_play_button_steps_through_the_frames(chapter, slider):
-    page, info = chapter.page, slider
-    handle = page.locator(f"{model(info.slider_id)} .noUi-handle").first
-    handle.focus()
-    handle.press("Home")
-    start = wait_for_frame(page, info, 0)
-    assert start["readout"] == info.labels[0]
-    play = page.locator(f"{model(info.play_id)} button").first
-    play.click()
-    time.sleep(min(6 * (info.play_interval_ms or 250), 3000) / 1000)  # about 6 frames
-    playing = frame_state(page, info)
-    icon_while_playing = play.locator("svg").first.get_attribute("data-icon")
-    play.click()  # the same button pauses
-    time.sleep(0.1)
-    paused = frame_state(page, info)
-    time.sleep(max(2 * (info.play_interval_ms or 250), 500) / 1000)
-    still = frame_state(page, info)
-    assert playing["readout"] != start["readout"], "Play did not move the slider"
-    assert info.labels.index(playing["readout"]) >= 2, f"Play advanced only to {playing['readout']!r}"
-    assert consistent(info, playing), "while playing, the picture does not match the readout"
-    assert shown_frame(info, playing) != 0, "Play did not change the picture"
-    assert icon_while_playing == "pause", f"while playing the button shows {icon_while_playing!r}, not pause"
-    assert still["readout"] == paused["readout"], "the second click did not pause"
-    assert play.locator("svg").first.get_attribute("data-icon") == "play"
+    for i, widget in enumerate(page.locator(".mlr-live").all(), start=1):
+        widget.scroll_into_view_if_needed()
+        widget.screenshot(path=str(shots / f"{book.page_id(chapter.path)}-live{i}.png"))
 
 
 def test_no_javascript_errors(chapter):

@@ -180,3 +180,204 @@ def test_package_data_and_requirements_ship_the_front_end():
     assert (live.STATIC / "needs_kernel.js").is_file()
     # The static book maps the widget to its vendored copy by this id.
     assert live.ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
+
+
+# ------------------------------------------------ softmax_descent (chapter 7, Example B)
+@pytest.fixture
+def two_class():
+    from mlrefined_lib import datasets
+
+    x, y = datasets.load_one_input_classification()
+    return x, y, ml.standard_normalizer(x)[0](x)
+
+
+def make_softmax(x, y, z, **kw):
+    kw.setdefault("xrange", (-8, 4))
+    kw.setdefault("yrange", (-2, 8))
+    kw.setdefault("levels", np.geomspace(0.005, 40.0, 20))
+    return live.softmax_descent([x, z], y, **kw)
+
+
+@pytest.mark.parametrize("blend, alpha, steps, start", [(0.0, 1.0, 100, (0, 0)), (0.4, 10.0, 30, (-3, 5))])
+def test_softmax_path_equals_gradient_descent(two_class, blend, alpha, steps, start):
+    x, y, z = two_class
+    widget = make_softmax(x, y, z, blend=blend, alpha=alpha, steps=steps, start=start)
+    cost = ml.softmax((1 - blend) * x + blend * z, y)
+    np.testing.assert_array_equal(widget.path(), ml.gradient_descent(cost, np.array(start, float), alpha, steps).weights)
+    assert widget.cost((1.0, 2.0)) == cost(np.array([1.0, 2.0]))
+    assert widget.config["kind"] == "softmax" and widget._esm == live.ESM_PATH.read_text()
+    assert widget._anywidget_id == live.SOFTMAX_ANYWIDGET_ID
+
+
+def test_softmax_output_carries_a_png_with_alt_text(two_class):
+    widget = make_softmax(*two_class)
+    data, metadata = widget._repr_mimebundle_()
+    assert Image.open(io.BytesIO(base64.b64decode(data["image/png"]))).size[0] > 200
+    assert metadata["image/png"]["alt"] == data["text/plain"] == widget.description()
+    assert "misclassified" in widget.description()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"levels": [1.0, 0.5]}, "levels must be"),
+    ({"levels": [0.0, 1.0]}, "levels must be"),
+    ({"grid": (1, 50)}, "grid"),
+    ({"alpha": 50.0}, "alpha"),
+    ({"blend": 1.5}, "blend"),
+])
+def test_softmax_bad_settings_raise_value_error(two_class, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        make_softmax(*two_class, **kwargs)
+
+
+def test_softmax_rejects_other_labels(two_class):
+    x, y, z = two_class
+    with pytest.raises(ValueError):
+        make_softmax(x, (y + 1) / 2, z)
+
+
+# ------------------------------------------------ penalty_geometry (chapter 11)
+@pytest.fixture
+def centred():
+    rng = np.random.default_rng(0)
+    inputs = rng.normal(size=(60, 2)) @ np.linalg.cholesky(np.array([[1.0, 0.6], [0.6, 1.0]])).T
+    x = inputs - inputs.mean(axis=0)
+    y = x @ np.array([2.0, 0.6]) + 0.5 * rng.normal(size=60)
+    return x, y - y.mean()
+
+
+def test_penalized_minimizers_equal_the_library_solvers(centred):
+    from mlrefined_lib import regularization as reg
+
+    x, y = centred
+    widget = live.penalty_geometry(x, y, xrange=(-1, 3), yrange=(-1.5, 2.5), levels=np.linspace(0.3, 8, 16))
+    lams = np.linspace(0.0, widget.config["lam_range"][1], 41)
+    lasso = np.array([widget.minimizers(lam)[0] for lam in lams])
+    ridge = np.array([widget.minimizers(lam)[1] for lam in lams])
+    path = reg.l1_path(x, y, lams)
+    # The proximal solver stops at a step of 1e-8; the closed form is exact, zeros included.
+    np.testing.assert_allclose(lasso, path.weights[:, 1:], atol=5e-8)
+    np.testing.assert_array_equal(lasso == 0, path.weights[:, 1:] == 0)
+    np.testing.assert_allclose(ridge, [reg.ridge(x, y, len(y) * lam)[1:] for lam in lams], rtol=1e-12, atol=1e-12)
+    assert widget.config["lam_max"] == pytest.approx(reg.lambda_max(x, y), rel=1e-12)
+    assert np.all(widget.minimizers(widget.config["lam_max"])[0] == 0)
+
+
+def test_lasso_is_optimal_for_every_sign_pattern():
+    """Subgradient optimality of the closed form, for costs whose minimizers lie in every quadrant."""
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        a = rng.normal(size=(2, 2))
+        m = a @ a.T + 0.05 * np.eye(2)
+        c = rng.normal(size=2) * 2
+        lam = rng.uniform(0, 3)
+        w, _ = live.penalized_minimizers(m, c, lam)
+        grad = 2 * m @ w - 2 * c
+        for n in range(2):
+            if w[n] != 0:
+                assert grad[n] + lam * np.sign(w[n]) == pytest.approx(0, abs=1e-9)
+            else:
+                assert abs(grad[n]) <= lam + 1e-9
+
+
+def test_penalty_geometry_png_and_bad_input(centred):
+    x, y = centred
+    widget = live.penalty_geometry(x, y, xrange=(-1, 3), yrange=(-1.5, 2.5), levels=np.linspace(0.3, 8, 16), lam=1.0)
+    data, metadata = widget._repr_mimebundle_()
+    assert metadata["image/png"]["alt"] == data["text/plain"] == widget.description()
+    assert widget._anywidget_id == live.PENALTY_ANYWIDGET_ID
+    assert live.PENALTY_ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
+    with pytest.raises(ValueError, match="centred"):
+        live.penalty_geometry(x + 1, y, xrange=(-1, 3), yrange=(-1, 3), levels=[1, 2])
+    with pytest.raises(ValueError, match="lam"):
+        live.penalty_geometry(x, y, xrange=(-1, 3), yrange=(-1, 3), levels=[1, 2], lam=100.0)
+
+
+# ------------------------------------------------ polynomial_fits (chapter 4)
+def test_polynomial_fits_curves_and_errors_equal_the_model():
+    rng = np.random.default_rng(2)
+    x, xv = rng.uniform(-3, 3, size=(30, 1)), rng.uniform(-3, 3, size=(30, 1))
+    y, yv = 0.5 * x[:, 0] ** 2 + rng.normal(size=30), 0.5 * xv[:, 0] ** 2 + rng.normal(size=30)
+    fits = {}
+    for d in range(1, 13):
+        f = ml.polynomial_features(x / 3.0, d)
+        fits[d] = np.linalg.lstsq(np.column_stack([np.ones(30), f]), y, rcond=None)[0]
+    widget = widgets.polynomial_fits(fits, (x, y), (xv, yv), scale=3.0, true_curve=(x[:, 0], y), xlim=(-3, 3),
+                                     ylim=(-2, 8), error_limits=(0.1, 1e4), noise_level=1.0, degree=4)
+    for d in (1, 4, 12):
+        expected = ml.model(ml.polynomial_features(xv / 3.0, d), fits[d])
+        np.testing.assert_allclose(widget.curve(xv[:, 0], d), expected, rtol=1e-10, atol=1e-10)
+        assert widget.errors(d)[0] == pytest.approx(np.mean((ml.model(ml.polynomial_features(x / 3.0, d), fits[d]) - y) ** 2), rel=1e-10)
+    data, metadata = widget._repr_mimebundle_()
+    assert metadata["image/png"]["alt"] == data["text/plain"] == widget.description()
+    assert widget._anywidget_id == live.POLYNOMIAL_ANYWIDGET_ID
+    assert live.POLYNOMIAL_ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
+    with pytest.raises(ValueError, match="degrees 1, 2"):
+        widgets.polynomial_fits({2: fits[2]}, (x, y), (xv, yv), scale=3.0, true_curve=(x[:, 0], y), xlim=(-3, 3),
+                                ylim=(-2, 8), error_limits=(0.1, 1e4), noise_level=1.0)
+    with pytest.raises(ValueError, match="weights\\[2\\]"):
+        widgets.polynomial_fits({1: fits[1], 2: fits[1]}, (x, y), (xv, yv), scale=3.0, true_curve=(x[:, 0], y),
+                                xlim=(-3, 3), ylim=(-2, 8), error_limits=(0.1, 1e4), noise_level=1.0)
+
+
+# ------------------------------------------------ minibatch_descent (chapter 2)
+def test_minibatch_descent_ships_the_library_permutations(data):
+    x, y, _, _, _ = data
+    widget = widgets.minibatch_descent(x, y, xrange=(-3, 9), yrange=(-2, 12), levels=np.linspace(1, 50, 10),
+                                       epochs=4, batch_size=7, seed=3, max_epochs=6)
+    rng = np.random.default_rng(3)
+    assert widget.config["permutations"] == [rng.permutation(len(y)).tolist() for _ in range(6)]
+    run = ml.minibatch_gradient_descent(ml.least_squares(x, y), np.zeros(2), 0.1, 4, 7, seed=3, record_steps=True)
+    np.testing.assert_array_equal(widget.path(), run.step_weights)
+    assert widget._anywidget_id == live.MINIBATCH_ANYWIDGET_ID
+    assert live.MINIBATCH_ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
+    data_, metadata = widget._repr_mimebundle_()
+    assert metadata["image/png"]["alt"] == data_["text/plain"] == widget.description()
+    with pytest.raises(ValueError, match="batch_size"):
+        widgets.minibatch_descent(x, y, xrange=(-3, 9), yrange=(-2, 12), levels=[1, 2], batch_size=len(y) + 1)
+    with pytest.raises(ValueError, match="epochs"):
+        widgets.minibatch_descent(x, y, xrange=(-3, 9), yrange=(-2, 12), levels=[1, 2], epochs=30, max_epochs=20)
+
+
+# ------------------------------------------------ weight_scale (chapter 3)
+def test_weight_scale_costs_and_mistakes_equal_the_library():
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 5, size=(40, 1))
+    y = (x[:, 0] > 2.5).astype(float)
+    y2 = (x[:, 0] + rng.normal(size=40) > 2.5).astype(float)
+    u = np.array([-2.5, 1.0]) / np.hypot(2.5, 1.0)
+    widget = widgets.weight_scale((x, y, u, "x", "a", (0, 5)), (x, y2, u, "x", "b", (0, 5)),
+                                  jitter=np.zeros(40), minimizer_norm=3.0, scale=7.0)
+    assert widget.costs() == [ml.cross_entropy(x, y)(7.0 * u), ml.cross_entropy(x, y2)(7.0 * u)]
+    assert widget.mistakes() == [ml.misclassifications(x, y)(7.0 * u), ml.misclassifications(x, y2)(7.0 * u)]
+    data_, metadata = widget._repr_mimebundle_()
+    assert metadata["image/png"]["alt"] == data_["text/plain"] == widget.description()
+    assert live.WEIGHT_SCALE_ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
+    with pytest.raises(ValueError, match="unit vector"):
+        widgets.weight_scale((x, y, 2 * u, "x", "a", (0, 5)), (x, y2, u, "x", "b", (0, 5)), jitter=np.zeros(40),
+                             minimizer_norm=3.0)
+    with pytest.raises(ValueError, match="labels must be 0 or 1"):
+        widgets.weight_scale((x, 2 * y - 1, u, "x", "a", (0, 5)), (x, y2, u, "x", "b", (0, 5)), jitter=np.zeros(40),
+                             minimizer_norm=3.0)
+
+
+# ------------------------------------------------ window_spectrogram (chapter 6)
+def test_window_spectrogram_ships_the_signal_and_its_fallback():
+    rate = 8000
+    times = np.arange(4000) / rate
+    signal = np.cos(2 * np.pi * 1000 * times)
+    widget = widgets.window_spectrogram(signal, rate, window=300)
+    assert widget.config["signal"] == signal.tolist() and len(widget.config["colors"]) == 256
+    frequencies, frame_times, magnitudes = widget.spectrogram()
+    expected = ml.spectrogram(signal, rate, window=300, hop=37)
+    np.testing.assert_array_equal(magnitudes, expected[2])
+    data_, metadata = widget._repr_mimebundle_()
+    assert metadata["image/png"]["alt"] == data_["text/plain"] == widget.description()
+    assert live.SPECTROGRAM_ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
+    with pytest.raises(ValueError, match="window"):
+        widgets.window_spectrogram(signal, rate, window=5000)
+    with pytest.raises(ValueError, match="1-D"):
+        widgets.window_spectrogram(np.zeros((10, 2)), rate)
+
+
+def test_frames_slider_is_gone():
+    assert not hasattr(widgets, "frames_slider") and not hasattr(widgets, "FrameSlider")

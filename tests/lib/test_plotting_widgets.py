@@ -12,7 +12,7 @@ from mlrefined_lib import plotting
 from mlrefined_lib.costs import least_squares, softmax
 from mlrefined_lib.optimizers import gradient_descent
 from mlrefined_lib.plotting import contour_with_path, cost_grid, cost_histories, feature_histograms
-from mlrefined_lib.widgets import FrameSlider, figure_to_png, frames_slider
+from mlrefined_lib.widgets import figure_to_png
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -188,82 +188,6 @@ def line_figure(slope):
     ax.set_xlim(0, 1)
     ax.set_ylim(-2, 2)
     return fig
-
-
-VALUES = [-1.5, 0.0, 0.75, 1.5]
-
-
-@pytest.fixture(scope="module")
-def slider():
-    return frames_slider(line_figure, VALUES, description="slope", dpi=40, colors=16)
-
-
-def test_frames_slider_frames_and_options(slider):
-    assert isinstance(slider, FrameSlider)
-    assert isinstance(slider, widgets.VBox)
-    assert isinstance(slider.stack, widgets.Stack)
-    assert len(slider.images) == len(VALUES)
-    assert list(slider.stack.children) == slider.images
-    assert all(isinstance(image, widgets.Image) for image in slider.images)
-    assert isinstance(slider.slider, widgets.SelectionSlider)
-    assert slider.slider.options == ("-1.5", "0", "0.75", "1.5")
-    assert slider.slider.index == 0 and slider.stack.selected_index == 0
-    assert slider.values == VALUES
-    assert slider.slider.description == "slope"
-
-
-def test_frames_slider_jslink_index_to_selected_index(slider):
-    links = [link for link in slider._links if isinstance(link, widgets.widget_link.Link)]
-    assert len(links) == 1
-    link = links[0]
-    assert link.source == (slider.slider, "index")
-    assert link.target == (slider.stack, "selected_index")
-
-
-def test_frames_are_distinct_pngs(slider):
-    frames = [bytes(image.value) for image in slider.images]
-    for frame in frames:
-        assert frame.startswith(PNG_SIGNATURE)
-        PILImage.open(io.BytesIO(frame)).verify()
-    assert len(set(frames)) == len(frames)
-    assert slider.images[0].width == str(PILImage.open(io.BytesIO(frames[0])).size[0])
-
-
-def test_frames_slider_repr_is_short_without_bytes(slider):
-    text = repr(slider)
-    assert text == "FrameSlider(description='slope', frames=4, first='-1.5', last='1.5')"
-    assert len(text) < 200
-    assert "\\x" not in text and "PNG" not in text
-
-
-def test_frames_slider_initial_and_play():
-    w = frames_slider(line_figure, [0.0, 1.0, 2.0], initial=2, play=True, dpi=30, colors=8)
-    assert w.slider.index == 2 and w.stack.selected_index == 2
-    assert isinstance(w.play, widgets.Play)
-    pairs = {(link.source[1], link.target[1]) for link in w._links}
-    assert pairs == {("index", "selected_index"), ("value", "index")}
-    play_link = next(link for link in w._links if link.source[0] is w.play)
-    assert play_link.target[0] is w.slider
-
-
-def test_frames_slider_needs_two_values():
-    with pytest.raises(ValueError, match="at least 2 values; found 1"):
-        frames_slider(line_figure, [1.0])
-
-
-def test_frames_slider_duplicate_readouts():
-    with pytest.raises(ValueError, match="same readout"):
-        frames_slider(line_figure, [1.0, 1.0001], readout="{:.2f}".format)
-
-
-def test_frames_slider_bad_initial():
-    with pytest.raises(ValueError, match=r"initial must be an index in \[0, 1\]"):
-        frames_slider(line_figure, [1.0, 2.0], initial=2)
-
-
-def test_frames_slider_make_figure_returning_none():
-    with pytest.raises(TypeError, match=r"must return a matplotlib Figure; found NoneType"):
-        frames_slider(lambda value: None, [1.0, 2.0])
 
 
 def test_figure_to_png_closes_figure_and_uses_palette():

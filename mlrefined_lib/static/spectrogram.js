@@ -1,0 +1,231 @@
+// Front end of mlrefined_lib.live.WindowSpectrogram (an anywidget ES module), chapter 6.
+// Python sends the signal and its rate; this file computes the magnitude
+// spectrogram for any window length W (hop W // 8, periodic Hann window,
+// |rfft| of each frame, as mlrefined_lib.spectrogram) with an FFT in the page:
+// radix 2 when W is a power of two, Bluestein's chirp transform otherwise. It
+// draws the decibels relative to the largest magnitude (floor -60 dB, the magma
+// colours of the book's spectrograms). For tests: `data-window` and
+// `root.__liveSpectrogram` ({window, hop, frames, bins, magnitudes}:
+// magnitudes[t * bins + k] for frame t and frequency bin k).
+
+const MARGIN = { left: 56, right: 76, top: 30, bottom: 42 };
+const FLOOR_DB = -60;
+
+// ---- FFT (in place, complex, length a power of two)
+const twiddleCache = new Map();
+function twiddles(n) {
+  if (!twiddleCache.has(n)) {
+    const re = new Float64Array(n / 2), im = new Float64Array(n / 2);
+    for (let k = 0; k < n / 2; k++) { re[k] = Math.cos(-2 * Math.PI * k / n); im[k] = Math.sin(-2 * Math.PI * k / n); }
+    twiddleCache.set(n, [re, im]);
+  }
+  return twiddleCache.get(n);
+}
+
+export function fft(re, im) {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) { let t = re[i]; re[i] = re[j]; re[j] = t; t = im[i]; im[i] = im[j]; im[j] = t; }
+  }
+  const [wr, wi] = twiddles(n);
+  for (let size = 2; size <= n; size <<= 1) {
+    const half = size >> 1, step = n / size;
+    for (let start = 0; start < n; start += size) {
+      for (let k = 0; k < half; k++) {
+        const a = start + k, b = a + half, tr = wr[k * step], ti = wi[k * step];
+        const xr = re[b] * tr - im[b] * ti, xi = re[b] * ti + im[b] * tr;
+        re[b] = re[a] - xr; im[b] = im[a] - xi; re[a] += xr; im[a] += xi;
+      }
+    }
+  }
+}
+
+// Bluestein: X_k = c_k sum_j (x_j c_j) conj(c_{k-j}), c_k = exp(-i pi k^2 / n), a convolution of length m >= 2n - 1.
+const chirpCache = new Map();
+function chirp(n) {
+  if (!chirpCache.has(n)) {
+    let m = 1; while (m < 2 * n - 1) m <<= 1;
+    const cr = new Float64Array(n), ci = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const angle = Math.PI * ((k * k) % (2 * n)) / n;  // k^2 mod 2n keeps the angle exact
+      cr[k] = Math.cos(angle); ci[k] = -Math.sin(angle);
+    }
+    const br = new Float64Array(m), bi = new Float64Array(m);
+    for (let k = 0; k < n; k++) {
+      br[k] = cr[k]; bi[k] = -ci[k];
+      if (k > 0) { br[m - k] = cr[k]; bi[m - k] = -ci[k]; }
+    }
+    fft(br, bi);
+    chirpCache.set(n, { m, cr, ci, br, bi, ar: new Float64Array(m), ai: new Float64Array(m) });
+  }
+  return chirpCache.get(n);
+}
+
+// Magnitudes |DFT(x)_k| for k = 0 .. count - 1 of a real x of any length.
+export function dftMagnitudes(x, count, out, offset) {
+  const n = x.length;
+  if ((n & (n - 1)) === 0) {
+    const re = Float64Array.from(x), im = new Float64Array(n);
+    fft(re, im);
+    for (let k = 0; k < count; k++) out[offset + k] = Math.hypot(re[k], im[k]);
+    return;
+  }
+  const c = chirp(n), { m, cr, ci, br, bi, ar, ai } = c;
+  ar.fill(0); ai.fill(0);
+  for (let k = 0; k < n; k++) { ar[k] = x[k] * cr[k]; ai[k] = x[k] * ci[k]; }
+  fft(ar, ai);
+  for (let k = 0; k < m; k++) {
+    const r = ar[k] * br[k] - ai[k] * bi[k], i = ar[k] * bi[k] + ai[k] * br[k];
+    ar[k] = r; ai[k] = -i;  // conjugate: the inverse FFT as a forward one
+  }
+  fft(ar, ai);
+  for (let k = 0; k < count; k++) {
+    const r = ar[k] / m, i = -ai[k] / m;
+    out[offset + k] = Math.hypot(r * cr[k] - i * ci[k], r * ci[k] + i * cr[k]);
+  }
+}
+
+// The spectrogram of mlrefined_lib.spectrogram(signal, rate, window, hop).
+export function spectrogram(signal, window, hop) {
+  const frames = 1 + Math.floor((signal.length - window) / hop), bins = Math.floor(window / 2) + 1;
+  const magnitudes = new Float64Array(frames * bins), frame = new Float64Array(window), hann = new Float64Array(window);
+  for (let j = 0; j < window; j++) hann[j] = 0.5 - 0.5 * Math.cos(2 * Math.PI * j / window);
+  for (let t = 0; t < frames; t++) {
+    for (let j = 0; j < window; j++) frame[j] = signal[t * hop + j] * hann[j];
+    dftMagnitudes(frame, bins, magnitudes, t * bins);
+  }
+  return { window, hop, frames, bins, magnitudes };
+}
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function render({ model, el: root }) {
+  const cfg = model.get("config");
+  const signal = Float64Array.from(cfg.signal), rate = cfg.rate, fmax = cfg.max_frequency;
+  const [wlo, whi] = cfg.window_range, duration = signal.length / rate;
+  const lut = cfg.colors.map((h) => { const n = parseInt(h.slice(1), 16); return [(n >> 16) & 255, (n >> 8) & 255, n & 255]; });
+  const uid = Math.random().toString(36).slice(2, 9);
+  const state = { window: model.get("window"), pending: false, inputTime: null };
+  root.__liveTimings = [];
+  root.classList.add("mlr-live");
+  root.style.cssText = "font: 13px/1.4 system-ui, sans-serif; color: #222; max-width: 100%;";
+
+  const id = `mlr-window-${uid}`;
+  const controls = el("div", { style: "display:grid;grid-template-columns:max-content minmax(140px,1fr) minmax(8em,max-content);gap:4px 10px;align-items:center;max-width:640px" });
+  const lo = Math.log2(wlo), hi = Math.log2(whi);
+  const input = el("input", { type: "range", id, min: lo, max: hi, step: 1 / 48, value: Math.log2(state.window), style: "width:100%" });
+  const out = el("output", { for: id, style: "font-variant-numeric:tabular-nums" });
+  controls.append(el("label", { for: id }, "window length (samples, log scale)"), input, out);
+  const plotW = 420, plotH = 250, width = plotW + MARGIN.left + MARGIN.right, height = plotH + MARGIN.top + MARGIN.bottom;
+  const descId = `mlr-desc-${uid}`;
+  const canvas = el("canvas", {
+    width: String(width), height: String(height), role: "img", "aria-describedby": descId,
+    "aria-label": "Spectrogram of the signal: time on the horizontal axis, frequency on the vertical axis, magnitude in dB as colour (bright = loud)",
+    style: `width:${width}px;max-width:100%;height:auto`,
+  });
+  const readout = el("p", { id: descId, style: "margin:4px 0;font-variant-numeric:tabular-nums" });
+  const live = el("p", { "aria-live": "polite", style: "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)" });
+  root.replaceChildren(el("div", { style: "font-weight:600;margin-bottom:4px" }, cfg.title), controls, el("figure", { style: "margin:8px 0" }, undefined), readout, live);
+  root.children[2].append(canvas);
+  const ctx = canvas.getContext("2d");
+  const sx = (t) => MARGIN.left + t / duration * plotW, sy = (f) => MARGIN.top + (1 - f / fmax) * plotH;
+
+  function frame() {
+    ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, width, height);
+    ctx.strokeStyle = "#000"; ctx.lineWidth = 1; ctx.strokeRect(MARGIN.left - 0.5, MARGIN.top - 0.5, plotW + 1, plotH + 1);
+    ctx.fillStyle = "#000"; ctx.font = "11px system-ui, sans-serif";
+    ctx.textAlign = "center";
+    for (let t = 0; t <= duration + 1e-9; t += 0.2) { ctx.fillRect(sx(t), MARGIN.top + plotH, 1, 4); ctx.fillText(t.toFixed(1), sx(t), MARGIN.top + plotH + 15); }
+    ctx.textAlign = "right";
+    for (let f = 0; f <= fmax; f += 500) { ctx.fillRect(MARGIN.left - 4, sy(f), 4, 1); ctx.fillText(String(f), MARGIN.left - 6, sy(f) + 4); }
+    ctx.font = "12px system-ui, sans-serif"; ctx.textAlign = "center";
+    ctx.fillText("time (s)", MARGIN.left + plotW / 2, height - 6);
+    ctx.save(); ctx.translate(13, MARGIN.top + plotH / 2); ctx.rotate(-Math.PI / 2); ctx.fillText("frequency (Hz)", 0, 0); ctx.restore();
+    // colour bar
+    const bx = MARGIN.left + plotW + 14;
+    for (let y = 0; y < plotH; y++) { const c = lut[Math.round((1 - y / (plotH - 1)) * (lut.length - 1))]; ctx.fillStyle = `rgb(${c[0]},${c[1]},${c[2]})`; ctx.fillRect(bx, MARGIN.top + y, 12, 1); }
+    ctx.strokeRect(bx - 0.5, MARGIN.top - 0.5, 13, plotH + 1);
+    ctx.fillStyle = "#000"; ctx.font = "11px system-ui, sans-serif"; ctx.textAlign = "left";
+    for (let db = FLOOR_DB; db <= 0; db += 10) ctx.fillText(String(db), bx + 16, MARGIN.top + (db / FLOOR_DB) * plotH + 4);
+    ctx.save(); ctx.translate(width - 6, MARGIN.top + plotH / 2); ctx.rotate(-Math.PI / 2); ctx.textAlign = "center"; ctx.fillText("magnitude (dB)", 0, 0); ctx.restore();
+  }
+
+  function draw() {
+    const t0 = performance.now();
+    state.pending = false;
+    const size = state.window, hop = Math.max(1, Math.floor(size / 8));
+    const spec = spectrogram(signal, size, hop);
+    root.__liveSpectrogram = spec;
+    const { frames, bins, magnitudes } = spec;
+    let reference = 0;
+    for (let i = 0; i < magnitudes.length; i++) if (magnitudes[i] > reference) reference = magnitudes[i];
+    const df = rate / size, dt = hop / rate, shown = Math.min(bins, Math.ceil(fmax / df) + 1);
+    const small = document.createElement("canvas");
+    small.width = frames; small.height = shown;
+    const sctx = small.getContext("2d"), img = sctx.createImageData(frames, shown);
+    const floor = 10 ** (FLOOR_DB / 20);
+    for (let k = 0; k < shown; k++) for (let t = 0; t < frames; t++) {
+      const db = 20 * Math.log10(Math.max(magnitudes[t * bins + k] / reference, floor));
+      const c = lut[Math.round((db - FLOOR_DB) / -FLOOR_DB * (lut.length - 1))], p = 4 * ((shown - 1 - k) * frames + t);
+      img.data[p] = c[0]; img.data[p + 1] = c[1]; img.data[p + 2] = c[2]; img.data[p + 3] = 255;
+    }
+    sctx.putImageData(img, 0, 0);
+    frame();
+    ctx.save(); ctx.beginPath(); ctx.rect(MARGIN.left, MARGIN.top, plotW, plotH); ctx.clip();
+    ctx.imageSmoothingEnabled = false;
+    // pcolormesh "nearest": each cell centred on its frame time and bin frequency
+    const t0s = (size / 2) / rate - dt / 2, f0 = -df / 2;
+    ctx.drawImage(small, sx(t0s), sy(f0 + shown * df), frames * dt / duration * plotW, shown * df / fmax * plotH);
+    ctx.restore();
+    ctx.fillStyle = "#000"; ctx.font = "600 12px system-ui, sans-serif"; ctx.textAlign = "center";
+    const ms = (1000 * size / rate).toFixed(1), hz = (rate / size).toFixed(1);
+    ctx.fillText(`window ${size} samples: ${ms} ms frames, ${hz} Hz bins`, MARGIN.left + plotW / 2, 18);
+    const text = `Window ${size} samples (hop ${hop}): ${frames} frames of ${ms} ms, frequency bins ${hz} Hz apart. ` +
+      (size <= 128 ? "Short frames: sharp in time (the clicks stay apart), blurred in frequency (the two tones merge)." :
+        size >= 1024 ? "Long frames: sharp in frequency (the two tones are two lines), blurred in time (the clicks smear)." :
+          "A middle window: some detail in both time and frequency.");
+    readout.textContent = text;
+    out.textContent = `${size} samples`;
+    input.setAttribute("aria-valuetext", `window ${size} samples`);
+    root.dataset.window = String(size);
+    clearTimeout(state.liveTimer);
+    state.liveTimer = setTimeout(() => { live.textContent = text; }, 300);
+    if (state.inputTime !== null) {
+      const t1 = performance.now();
+      root.__liveTimings.push([t1 - state.inputTime, t1 - t0]);
+      state.inputTime = null;
+    }
+  }
+  function schedule(event) {
+    if (state.inputTime === null && event && event.timeStamp) state.inputTime = event.timeStamp;
+    if (!state.pending) { state.pending = true; requestAnimationFrame(draw); }
+  }
+  input.addEventListener("input", (e) => {
+    state.window = Math.min(whi, Math.max(wlo, Math.round(2 ** Number(input.value))));
+    schedule(e);
+  });
+  input.addEventListener("change", () => { model.set("window", state.window); model.save_changes(); });
+  function windowKey(e) { if (root.contains(e.target)) e.stopPropagation(); }
+  window.addEventListener("keydown", windowKey, true);
+  window.addEventListener("keyup", windowKey, true);
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
+  root.addEventListener("mousedown", (e) => e.stopPropagation());
+  const fromModel = () => { state.window = model.get("window"); input.value = Math.log2(state.window); schedule(); };
+  model.on("change:window", fromModel);
+  draw();
+  return () => {
+    model.off("change:window", fromModel);
+    window.removeEventListener("keydown", windowKey, true);
+    window.removeEventListener("keyup", windowKey, true);
+  };
+}
+
+export default { render };
