@@ -1,6 +1,7 @@
 # Feature Engineering, Refined: build, test and serve the book.
 #
 #   make book      build the HTML book into _build/html (executes notebooks, cached)
+#   make pdf       the whole book as one PDF (after make book): _build/pdf/, copied into _build/html/
 #   make test      run every test layer (library, nbval in the Binder environment, strict build, HTML, browser,
 #                  JupyterLab, student, wheel, nbgrader, Colab's versions)
 #   make lab       open the chapters in JupyterLab
@@ -21,11 +22,11 @@ JB_FLAGS ?= --keep-going
 # Set by tools/vendor_assets.py --cdn when npm is missing.
 BOOK_CONFIG = $$(test -f _build/_config.cdn.yml && echo --config _build/_config.cdn.yml)
 
-.PHONY: help venv assets execute book strict-book test test-lib test-nbval test-html test-student test-standalone test-binder binder-venv test-jupyter test-colab \
+.PHONY: help venv assets execute book strict-book pdf test test-lib test-nbval test-html test-student test-standalone test-binder binder-venv test-jupyter test-colab \
         lab student bench clean chromium nbgrader test-nbgrader text
 
 help:
-	@sed -n '3,12p' Makefile
+	@sed -n '3,13p' Makefile
 
 # ---------------------------------------------------------------- environment
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
@@ -69,6 +70,14 @@ strict-book: $(STAMP) assets
 	echo "jupyter-book build . -W -n --keep-going --config $$config"; \
 	$(BIN)/jupyter-book build . -W -n --keep-going --config $$config
 
+# The whole book as one PDF, from the built HTML (run `make book` or
+# `make strict-book` first): Debian's chromium prints each page of _toc.yml with
+# the book's print stylesheet, pypdf joins them with a bookmark per chapter.
+# Writes _build/pdf/feature-engineering-refined.pdf and copies it into
+# _build/html/, where the landing page links to it.
+pdf: $(STAMP) chromium
+	$(PY) tools/pdf.py
+
 # Re-execute notebooks in a fresh kernel and store their outputs:
 #   make execute                      (every chapter)
 #   make execute NB=chapters/01_gradient_descent/gradient_descent.ipynb
@@ -80,6 +89,7 @@ test: $(STAMP) assets
 	$(MAKE) test-lib
 	$(MAKE) test-nbval
 	$(MAKE) strict-book EXECUTE=off
+	$(MAKE) pdf
 	$(MAKE) test-student
 	$(MAKE) test-html
 	$(MAKE) test-jupyter
@@ -100,7 +110,7 @@ test-nbval: binder-venv
 	.venv-binder/bin/pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider \
 	    -n $(JOBS) --dist loadfile
 
-# Built-HTML checks and the browser test (needs the strict build first).
+# Built-HTML checks, the browser test and the printed book (needs the strict build and `make pdf` first).
 test-html: $(STAMP) chromium
 	$(BIN)/pytest tests/book -q -p no:cacheprovider -rs
 

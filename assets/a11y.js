@@ -11,6 +11,12 @@
 // * Play buttons: named after their icon (Play, Pause, Stop, Repeat).
 // * Slider frames: an image keeps the alt text set in Python (its tooltip) or
 //   is described by its slider's label and readout.
+// * Collapsed code cells: the <summary> that opens one says what it shows
+//   ("Extra code: show source"); MyST-NB names it "Toggle hidden content"
+//   instead, which voice-control users cannot say. It keeps its visible text.
+// * The light/dark switch: its icons (Font Awesome draws each as an SVG
+//   titled "Light", "Dark", "System Settings") are decoration; the button is
+//   named after what it does and the mode in force ("Color mode: dark").
 (function () {
   "use strict";
 
@@ -109,10 +115,38 @@
       });
   }
 
+  function nameCellToggles() {
+    document.querySelectorAll("details.hide > summary[aria-label]").forEach(function (summary) {
+      var visible = Array.prototype.filter.call(summary.children, function (child) {
+        return child.offsetParent !== null;
+      }).map(text).join(" ");
+      if (visible && summary.getAttribute("aria-label").indexOf(visible) === -1) summary.removeAttribute("aria-label");
+    });
+  }
+
+  var MODE_NAMES = { light: "light", dark: "dark", auto: "as the system" };
+
+  function nameThemeSwitch() {
+    var mode = MODE_NAMES[document.documentElement.dataset.mode] || "as the system";
+    document.querySelectorAll(".theme-switch-button").forEach(function (button) {
+      button.querySelectorAll("svg, i").forEach(function (icon) {
+        if (icon.getAttribute("aria-hidden") !== "true") icon.setAttribute("aria-hidden", "true");
+        ["role", "title", "aria-labelledby"].forEach(function (attr) {
+          if (icon.hasAttribute(attr)) icon.removeAttribute(attr);
+        });
+      });
+      button.querySelectorAll("svg title").forEach(function (title) { title.remove(); });
+      var name = "Color mode: " + mode;
+      if (button.getAttribute("aria-label") !== name) button.setAttribute("aria-label", name);
+    });
+  }
+
   var pending = false;
   function update() {
     pending = false;
     nameSearchButtons();
+    nameThemeSwitch();
+    nameCellToggles();
     nameSummaries();
     document.querySelectorAll(".jupyter-widgets, .widget-subarea").forEach(function (root) {
       nameWidgetButtons(root);
@@ -129,6 +163,7 @@
 
   function start() {
     update();
+    new MutationObserver(schedule).observe(document.documentElement, { attributes: true, attributeFilter: ["data-mode"] });
     focusScrollables();
     window.addEventListener("resize", focusScrollables);
     window.addEventListener("load", focusScrollables);

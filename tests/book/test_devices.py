@@ -21,7 +21,22 @@ and reported). On each:
   tests/harness/test_readable_notebooks.py, so at least 9 px on the screen);
 * without JavaScript, each widget shows a picture with alt text (a frame
   slider its first frame, a continuous widget its initial view), and with
-  JavaScript that picture goes away once the widget has drawn.
+  JavaScript that picture goes away once the widget has drawn;
+* one search box is shown, on the phone and on the desktop; headings that
+  contain code keep the heading's size (no code chip);
+* on the phone nothing is cut at the right edge: display math wider than the
+  screen scrolls inside its own box, with a shadow at the edge that hides more,
+  and code wraps; every output figure is shown at 71% of its width or more
+  (its text at least 8 px): a wider one scrolls sideways in its own box, with
+  a line saying so, and still links to its full-size picture;
+* in dark mode (the system asks for it; the theme's switch is shown and works)
+  the page is dark, every figure, slider frame and continuous widget's plot
+  sits on a light card, and axe-core again finds no critical or serious
+  violation, with no console error;
+* the landing page's own text links to every chapter (a card each) and to the
+  PDF of the book;
+* the search page's excerpts come from the text, not from the buttons above it
+  or from collapsed cells.
 """
 
 from __future__ import annotations
@@ -37,11 +52,15 @@ MIN_TRACK_SHARE = 0.75  # of the text's width, on the phone
 # Figure text is at least 9 pt at 90 dpi (11.25 px in the PNG): shown at 80% of
 # its width or more, every letter is at least 9 px tall on the screen.
 MIN_FIGURE_SCALE = 9 / (9 * 90 / 72)
+# On the phone: at least 8 px (assets/figures.js lets a wider figure scroll sideways).
+MIN_PHONE_FIGURE_SCALE = 8 / (9 * 90 / 72)
 
 DEVICES = {
     "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2),
     "desktop": dict(viewport={"width": 1280, "height": 900}),
 }
+# The same desktop when the system asks for dark mode (test_dark_mode).
+CONTEXTS = {**DEVICES, "desktop-dark": dict(viewport={"width": 1280, "height": 900}, color_scheme="dark")}
 TIMEOUT_MS = 20_000
 
 VISIBLE_TOGGLES_JS = """(kind) => [...document.querySelectorAll("." + kind)]
@@ -80,6 +99,52 @@ READABLE_JS = """() => {
                   shown: i.getBoundingClientRect().width}));
   return {code: scrolls(".cell_input pre"), output: scrolls(".cell_output pre, .cell_output > .output"), figures};
 }"""
+SEARCH_BOXES_JS = """() => [...document.querySelectorAll(".search-button-field, .search-button__button")]
+  .filter((b) => b.offsetParent !== null && b.getBoundingClientRect().width > 0).length"""
+CODE_HEADINGS_JS = """() => [...document.querySelectorAll("article :is(h1, h2, h3, h4, h5, h6) code")].map((c) => {
+  const h = c.closest("h1, h2, h3, h4, h5, h6"), cs = getComputedStyle(c);
+  return {text: h.textContent.trim().slice(0, 50), code: parseFloat(cs.fontSize), heading: parseFloat(getComputedStyle(h).fontSize),
+          background: cs.backgroundColor}; })"""
+# Display math and code on the phone, once MathJax has typeset the page.
+CLIPPING_JS = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  const width = document.documentElement.clientWidth;
+  const math = [...document.querySelectorAll("article mjx-container[display=true]")].map((m) => {
+    const r = m.getBoundingClientRect(), cs = getComputedStyle(m);
+    return {tex: (m.previousElementSibling && m.previousElementSibling.textContent || m.textContent).slice(0, 40),
+            scrolls: m.scrollWidth > m.clientWidth + 1, overflow: cs.overflowX, cue: cs.backgroundImage.includes("gradient"),
+            right: r.right, left: r.left, focusable: m.tabIndex >= 0};
+  });
+  const code = [...document.querySelectorAll("article .cell_input pre, article div.highlight pre")]
+    .filter((p) => p.offsetParent !== null && p.scrollWidth > p.clientWidth + 1)
+    .map((p) => `${p.scrollWidth} px in ${p.clientWidth} px: ${p.textContent.trim().slice(0, 40)}`);
+  const figures = [...document.querySelectorAll("article .cell_output img")]
+    .filter((i) => !i.closest(".jupyter-widgets, .widget-subarea") && i.naturalWidth > 0 && i.offsetParent !== null)
+    .map((i) => { const box = i.closest(".figure-scroll"), hint = box && box.nextElementSibling;
+      return {src: i.getAttribute("src").split("/").pop().slice(0, 16), natural: i.naturalWidth, shown: i.getBoundingClientRect().width,
+              link: !!i.closest("a.figure-full"), scrolls: !!box && box.scrollWidth > box.clientWidth + 1,
+              focusable: !!box && box.tabIndex >= 0,
+              hint: !!hint && hint.classList.contains("figure-scroll-hint") && hint.offsetParent !== null}; });
+  return {width, math, code, figures, page: document.documentElement.scrollWidth};
+}"""
+# Colours as [r, g, b]; luminance per WCAG.
+DARK_JS = """() => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).slice(0, 4).map(Number);
+  const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+                       return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const shown = (e) => e.getClientRects().length > 0 && e.offsetParent !== null;
+  const cards = [...document.querySelectorAll(
+      "article .cell_output img, article img.widget-image, article .mlr-live canvas, article .mlr-live svg[role=img]")]
+    .filter((e) => shown(e) && e.getBoundingClientRect().width > 100 && !e.closest("a.reference"))
+    .map((e) => { const cs = getComputedStyle(e);
+                  return {what: e.tagName + "." + e.className + " " + (e.getAttribute("src") || "").split("/").pop().slice(0, 20),
+                          background: cs.backgroundColor, light: rgb(cs.backgroundColor)[3] !== 0 && lum(cs.backgroundColor) > 0.8,
+                          frame: cs.boxShadow}; });
+  const sw = document.querySelector(".theme-switch-button");
+  return {theme: document.documentElement.dataset.theme, mode: document.documentElement.dataset.mode,
+          page: lum(getComputedStyle(document.body).backgroundColor), text: lum(getComputedStyle(document.querySelector("article")).color),
+          switchShown: !!sw && shown(sw) && sw.getBoundingClientRect().width > 0, cards};
+}"""
 SIDEBAR_JS = """() => { const s = document.getElementById("pst-primary-sidebar");
   return {hidden: getComputedStyle(s).visibility === "hidden", width: s.getBoundingClientRect().width,
           articleLeft: document.querySelector(".bd-main").getBoundingClientRect().left}; }"""
@@ -93,7 +158,7 @@ def device(request):
 class Opened:
     def __init__(self, browser, base, path, device):
         self.problems: list[str] = []
-        self.context = browser.new_context(service_workers="block", **DEVICES[device])
+        self.context = browser.new_context(service_workers="block", **CONTEXTS[device])
         self.context.set_default_timeout(TIMEOUT_MS)
 
         def route(route):
@@ -173,10 +238,109 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
         if widgets:
             check_sliders(page, device)
             check_live_controls(page, device)
+        boxes = page.evaluate(SEARCH_BOXES_JS)
+        assert boxes == 1, f"{device}: {boxes} search boxes or buttons shown at once (expected one)"
+        chips = [h for h in page.evaluate(CODE_HEADINGS_JS)
+                 if h["code"] > h["heading"] + 0.5 or h["background"] not in ("rgba(0, 0, 0, 0)", "transparent")]
+        assert not chips, f"{device}: code in headings drawn as code chips: {chips}"
         if device == "desktop":
             check_readable(page, path)
+        else:
+            check_not_clipped(page, path)
+        if path == book.toc_pages()[0]:
+            check_landing_links(page, book, device)
         page.wait_for_timeout(200)  # late errors
         assert not opened.problems, f"{device}, {path}:\n  " + "\n  ".join(opened.problems)
+    finally:
+        opened.close()
+
+
+def check_not_clipped(page, path):
+    """On the phone: wide display math scrolls in its own box (with a cue), code wraps,
+    and the page itself does not scroll sideways."""
+    found = page.evaluate(CLIPPING_JS)
+    width = found["width"]
+    cut = [f"{m['tex']!r}: {m['left']:.0f}..{m['right']:.0f} px" for m in found["math"]
+           if m["right"] > width + 0.5 or m["left"] < -0.5]
+    assert not cut, f"phone, {path}: display math cut at the screen's edge ({width} px):\n  " + "\n  ".join(cut)
+    hidden = [f"{m['tex']!r}: overflow {m['overflow']}, cue {m['cue']}, focusable {m['focusable']}"
+              for m in found["math"] if m["scrolls"] and not (m["overflow"] in ("auto", "scroll") and m["cue"] and m["focusable"])]
+    assert not hidden, (f"phone, {path}: display math wider than the screen that does not scroll with a visible cue "
+                        "(and the keyboard's focus):\n  " + "\n  ".join(hidden))
+    assert not found["code"], f"phone, {path}: code that neither wraps nor fits:\n  " + "\n  ".join(found["code"])
+    assert found["page"] <= width + 1, f"phone, {path}: the page is {found['page']} px wide on a {width} px screen"
+    small = [f"{f['src']}: {f['natural']} px shown at {f['shown']:.0f} px ({f['shown'] / f['natural']:.0%})"
+             for f in found["figures"] if f["shown"] < MIN_PHONE_FIGURE_SCALE * f["natural"] - 0.5]
+    assert not small, (f"phone, {path}: figures shown below {MIN_PHONE_FIGURE_SCALE:.0%} of their width "
+                       "(their text would be under 8 px):\n  " + "\n  ".join(small))
+    unmarked = [f["src"] for f in found["figures"] if f["scrolls"] and not (f["hint"] and f["focusable"])]
+    assert not unmarked, f"phone, {path}: figures that scroll sideways without the line that says so: {unmarked}"
+    unlinked = [f["src"] for f in found["figures"] if not f["link"]]
+    assert not unlinked, f"phone, {path}: figures without their link to the full-size picture: {unlinked}"
+
+
+def check_landing_links(page, book, device):
+    """The landing page's own text (not the navigation) links to every chapter, and to the PDF."""
+    hrefs = page.evaluate("""() => [...document.querySelectorAll("article.bd-article a[href]")]
+        .filter((a) => a.offsetParent !== null && a.getBoundingClientRect().width > 0).map((a) => a.getAttribute("href"))""")
+    missing = chapter_links(book) - linked_files(hrefs)
+    assert not missing, f"{device}: the landing page's text does not link to {sorted(missing)}"
+    assert any(h.endswith(".pdf") for h in hrefs), f"{device}: the landing page does not link to the PDF"
+    cards = page.evaluate("() => document.querySelectorAll('article .sd-card').length")
+    assert cards >= len(book.chapter_pages()) - 3, f"{device}: {cards} chapter cards on the landing page"
+
+
+def test_dark_mode(browser, book_server, book, toc_page):
+    """The system asks for dark: the page follows, its figures sit on light cards, axe-core
+    finds no critical or serious violation, the console stays clean, and the theme's switch
+    (shown) takes the page back to light."""
+    path = toc_page
+    if not (book.build / path).is_file():
+        pytest.fail(f"{path} is listed in _toc.yml but not built: run `make strict-book`.")
+    opened = Opened(browser, book_server, path, "desktop-dark")
+    page = opened.page
+    try:
+        if book.widget_views(path):
+            page.wait_for_function(VIEWS_RENDERED_JS)
+            page.wait_for_timeout(300)
+        page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
+        found = page.evaluate(DARK_JS)
+        assert found["theme"] == "dark", f"dark mode: the page's theme is {found['theme']!r} (mode {found['mode']!r})"
+        assert found["page"] < 0.05 and found["text"] > 0.5, f"dark mode: page luminance {found['page']:.2f}, text {found['text']:.2f}"
+        assert found["switchShown"], "dark mode: the theme's light/dark switch is not shown"
+        glaring = [c for c in found["cards"] if not c["light"]]
+        assert not glaring, f"dark mode, {path}: figures not on a light card: {glaring[:5]}"
+        run_axe(page, "dark mode")
+        page.locator(".theme-switch-button").first.click()  # the switch cycles through its modes
+        for _ in range(2):
+            if page.evaluate("() => document.documentElement.dataset.theme") == "light":
+                break
+            page.locator(".theme-switch-button").first.click()
+        assert page.evaluate("() => document.documentElement.dataset.theme") == "light", \
+            "dark mode: the theme's switch does not turn the page light"
+        page.wait_for_timeout(200)  # late errors
+        assert not opened.problems, f"dark mode, {path}:\n  " + "\n  ".join(opened.problems)
+    finally:
+        opened.close()
+
+
+SEARCH_QUERIES = ["normalization", "histogram", "gradient descent"]
+
+
+@pytest.mark.parametrize("query", SEARCH_QUERIES)
+def test_search_excerpts_come_from_the_text(browser, book_server, book, query):
+    """Sphinx's search shows an excerpt of each page found; it must come from the page's text,
+    not from the buttons above it (Binder, Colab, .ipynb, .md) or from collapsed code."""
+    opened = Opened(browser, book_server, f"search.html?q={query.replace(' ', '+')}", "desktop")
+    page = opened.page
+    try:
+        page.wait_for_function("() => document.querySelectorAll('#search-results li p.context').length >= 3")
+        page.wait_for_timeout(1500)  # every excerpt fetched
+        excerpts = page.evaluate("() => [...document.querySelectorAll('#search-results li p.context')].map((p) => p.textContent)")
+        junk = re.compile(r"\.ipynb|\.md\b|\.pdf|Binder|Colab|Show code cell|show source|Toggle|\bContents\b")
+        bad = [e[:120] for e in excerpts if junk.search(e)]
+        assert not bad, f"search {query!r}: excerpts taken from the page's buttons or hidden cells:\n  " + "\n  ".join(bad)
+        assert not opened.problems, f"search {query!r}:\n  " + "\n  ".join(opened.problems)
     finally:
         opened.close()
 

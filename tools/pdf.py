@@ -1,0 +1,164 @@
+"""The whole book as one PDF: each built page printed by Chromium, in _toc.yml order.
+
+    python tools/pdf.py            # after `make book` (or `make strict-book`)
+
+Serves ``_build/html`` on a loopback port, opens every page of the table of
+contents in Debian's headless Chromium (driven by Playwright; every request to
+another machine is refused), waits for the math and the widgets' pictures,
+and prints it with the book's print stylesheet (``assets/book.css``: controls
+hidden, each widget as its picture with the address of the page where it is
+live, code wrapped). pypdf joins the pages into one file with a bookmark for
+each page (a chapter, or a section of one), holding the bookmarks of its
+headings. The result is ``_build/pdf/feature-engineering-refined.pdf``, also
+copied into ``_build/html/`` so that the landing page's link to it resolves.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import bookfiles  # noqa: E402  (tools/bookfiles.py: the table of contents and a local server)
+
+BUILD = ROOT / "_build" / "html"
+NAME = "feature-engineering-refined.pdf"
+OUT = ROOT / "_build" / "pdf" / NAME
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PAPER = dict(format="A4", margin={"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"})
+TIMEOUT_MS = 60_000
+
+# Printed when MathJax has typeset the page and every picture that will be
+# printed (the widgets' first frames included) has arrived.
+READY_JS = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  document.querySelectorAll("img").forEach((i) => { i.loading = "eager"; });
+  await Promise.all([...document.images].map((i) => i.complete ? null
+    : new Promise((ok) => { i.addEventListener("load", ok); i.addEventListener("error", ok); })));
+  await document.fonts.ready;
+  return true;
+}"""
+# The page's title (its first heading, with the chapter's number) and the text
+# of every printed heading, in order: Chromium's own bookmarks take their titles
+# from the printed lines (words at a line break run together), so the merged
+# PDF's bookmarks take these instead.
+HEADINGS_JS = """() => [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")]
+  .filter((h) => h.offsetParent !== null || h.getClientRects().length > 0)
+  .map((h) => { const copy = h.cloneNode(true); copy.querySelectorAll(".headerlink").forEach((a) => a.remove());
+                return copy.textContent.replace(/\\s+/g, " ").trim(); })"""
+
+
+def print_pages(build: Path = BUILD, pages: list[str] | None = None, log=print) -> list[tuple[str, list[str], bytes]]:
+    """(page, its printed headings (the first is its title), PDF bytes) for each page, in order."""
+    from playwright.sync_api import sync_playwright
+
+    pages = pages if pages is not None else bookfiles.toc_pages(ROOT)
+    missing = [p for p in pages if not (build / p).is_file()]
+    if missing:
+        raise SystemExit(f"pdf: {build} lacks {missing[:3]}: run `make book` (or `make strict-book`) first.")
+    printed = []
+    with bookfiles.serve(build) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(TIMEOUT_MS)
+        context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(base + "/") else r.abort())
+        page = context.new_page()
+        for path in pages:
+            start = time.perf_counter()
+            page.goto(f"{base}/{path}", wait_until="load")
+            page.emulate_media(media="print")
+            page.evaluate(READY_JS)
+            headings = page.evaluate(HEADINGS_JS) or [path]
+            pdf = page.pdf(print_background=True, outline=True, tagged=True, **PAPER)
+            page.emulate_media(media="screen")
+            printed.append((path, headings, pdf))
+            log(f"  {path}: {len(pdf) / 1e6:.1f} MB, {time.perf_counter() - start:.1f} s")
+        browser.close()
+    return printed
+
+
+def merge(printed: list[tuple[str, list[str], bytes]], sections: set[str], out: Path) -> None:
+    """One PDF with a bookmark for each page (its title, with the chapter's number) holding
+    the bookmarks of its headings; a section's page goes under its chapter's bookmark."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    chapter = None
+    for path, headings, pdf in printed:
+        first = len(writer.pages)
+        reader = PdfReader(io.BytesIO(pdf))
+        writer.append(reader, import_outline=False)
+        parent = chapter if path.removesuffix(".html") in sections and chapter is not None else None
+        item = writer.add_outline_item(title=headings[0], page_number=first, parent=parent)
+        if parent is None:
+            chapter = item
+        entries = list(_flatten(reader.outline))
+        if len(entries) == len(headings):  # Chromium's bookmarks are the printed headings, in order
+            _copy_outline(writer, reader, reader.outline, item, first, iter(headings), top=True)
+    writer.add_metadata({"/Title": _book_title(), "/Creator": "tools/pdf.py (Chromium, pypdf)"})
+    writer.page_mode = "/UseOutlines"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("wb") as handle:
+        writer.write(handle)
+
+
+def _flatten(outline):
+    for entry in outline:
+        if isinstance(entry, list):
+            yield from _flatten(entry)
+        else:
+            yield entry
+
+
+def _copy_outline(writer, reader, outline, parent, offset: int, titles, top: bool = False) -> None:
+    """Copy a page's heading bookmarks below `parent`, titled from `titles` (in the same
+    order); the page's first heading (its title) is `parent` itself."""
+    last = None
+    for entry in outline:
+        if isinstance(entry, list):
+            _copy_outline(writer, reader, entry, last if last is not None else parent, offset, titles)
+            continue
+        title = next(titles)
+        if top:  # the page's title: already the page's bookmark
+            top, last = False, parent
+            continue
+        number = reader.get_destination_page_number(entry)
+        last = writer.add_outline_item(title=title, page_number=offset + (number or 0), parent=parent)
+
+
+def _book_title() -> str:
+    import yaml
+
+    return str(yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("title", "The book"))
+
+
+def main() -> int:
+    if not CHROMIUM.exists():
+        print(f"pdf: {CHROMIUM} not found: install Debian's chromium (`apt-get install chromium`, "
+              "or `make chromium` as root). Never `playwright install`.", file=sys.stderr)
+        return 1
+    start = time.perf_counter()
+    chapters = set(bookfiles.toc_files(ROOT, sections=False))
+    sections = set(bookfiles.toc_files(ROOT)) - chapters
+    print(f"Printing {len(bookfiles.toc_pages(ROOT))} pages of {BUILD} with {CHROMIUM}:")
+    printed = print_pages()
+    merge(printed, sections, OUT)
+    shutil.copyfile(OUT, BUILD / NAME)
+    from pypdf import PdfReader
+
+    pages = len(PdfReader(OUT).pages)
+    print(f"The book as PDF: {OUT} ({pages} pages, {OUT.stat().st_size / 1e6:.1f} MB, "
+          f"{time.perf_counter() - start:.0f} s); copied to {BUILD / NAME}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
