@@ -72,6 +72,7 @@ try:  # anywidget is needed only to display the widget, not to compute with it
 except ImportError:  # pragma: no cover - anywidget is in requirements.txt
     anywidget = None
 
+from ._esm import module_text
 from ._validation import check_scalar
 
 __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments", "SoftmaxDescent", "softmax_descent",
@@ -202,7 +203,7 @@ class QuadraticDescent(_Base):
     colours, labels.
     """
 
-    _esm = ESM_PATH
+    _esm = module_text("quadratic_descent.js")
     config = traitlets.Dict().tag(sync=True)
     alpha = traitlets.Float(0.1).tag(sync=True)
     steps = traitlets.Int(20).tag(sync=True)
@@ -460,7 +461,7 @@ class SoftmaxDescent(_Base):
     ``w ← w − α ∇g(w)`` for the path. Synced values as for :class:`QuadraticDescent`.
     """
 
-    _esm = ESM_PATH
+    _esm = module_text("quadratic_descent.js")
     config = traitlets.Dict().tag(sync=True)
     alpha = traitlets.Float(1.0).tag(sync=True)
     steps = traitlets.Int(100).tag(sync=True)
@@ -721,7 +722,7 @@ class PenaltyGeometry(_Base):
     Synced value: ``lam``.
     """
 
-    _esm = PENALTY_ESM_PATH
+    _esm = module_text("penalty_geometry.js")
     config = traitlets.Dict().tag(sync=True)
     lam = traitlets.Float(0.0).tag(sync=True)
 
@@ -859,7 +860,7 @@ class PolynomialFits(_Base):
     """The least-squares polynomial of each degree over the data, drawn as vectors by the page;
     build it with :func:`polynomial_fits` (chapter 4). Synced value: ``degree``."""
 
-    _esm = POLYNOMIAL_ESM_PATH
+    _esm = module_text("polynomial_fits.js")
     config = traitlets.Dict().tag(sync=True)
     degree = traitlets.Int(1).tag(sync=True)
 
@@ -1003,7 +1004,7 @@ class MinibatchDescent(_Base):
     Synced values: ``alpha``, ``steps`` (the number of epochs), ``batch_size``, ``start``.
     """
 
-    _esm = ESM_PATH
+    _esm = module_text("quadratic_descent.js")
     config = traitlets.Dict().tag(sync=True)
     alpha = traitlets.Float(0.1).tag(sync=True)
     steps = traitlets.Int(5).tag(sync=True)
@@ -1164,7 +1165,7 @@ class WeightScale(_Base):
     """The cross-entropy cost of ``w = s u`` for any weight norm ``s``, on a separable and an
     overlapping problem; build it with :func:`weight_scale` (chapter 3). Synced value: ``scale``."""
 
-    _esm = WEIGHT_SCALE_ESM_PATH
+    _esm = module_text("weight_scale.js")
     config = traitlets.Dict().tag(sync=True)
     scale = traitlets.Float(1.0).tag(sync=True)
 
@@ -1277,7 +1278,7 @@ class WindowSpectrogram(_Base):
     """The spectrogram of a signal for any window length (hop = window // 8), computed in the page
     with an FFT; build it with :func:`window_spectrogram` (chapter 6). Synced value: ``window``."""
 
-    _esm = SPECTROGRAM_ESM_PATH
+    _esm = module_text("spectrogram.js")
     config = traitlets.Dict().tag(sync=True)
     window = traitlets.Int(256).tag(sync=True)
 

@@ -42,12 +42,6 @@ COPIES = [
 # (installed package, or None for this repository; file inside it; destination under assets/vendor)
 PACKAGE_COPIES = [
     ("anywidget", "nbextension/index.js", "anywidget/index.js"),
-    (None, "mlrefined_lib/static/quadratic_descent.js", "mlrefined/quadratic_descent.js"),
-    (None, "mlrefined_lib/static/penalty_geometry.js", "mlrefined/penalty_geometry.js"),
-    (None, "mlrefined_lib/static/polynomial_fits.js", "mlrefined/polynomial_fits.js"),
-    (None, "mlrefined_lib/static/weight_scale.js", "mlrefined/weight_scale.js"),
-    (None, "mlrefined_lib/static/spectrogram.js", "mlrefined/spectrogram.js"),
-    (None, "mlrefined_lib/static/needs_kernel.js", "mlrefined/needs_kernel.js"),
 ]
 # The widget manager's Font Awesome 4 fonts, which its stylesheet asks for.
 FONT_PATTERNS = ("*.woff2", "*.woff", "*.ttf")
@@ -90,12 +84,26 @@ def package_file(package: str, relative: str) -> Path:
     return path
 
 
+def _load_esm():
+    """mlrefined_lib/_esm.py, loaded on its own (it imports nothing else from the library)."""
+    spec = importlib.util.spec_from_file_location("_mlrefined_esm", ROOT / "mlrefined_lib" / "_esm.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def copy_from_packages() -> None:
     """Copy anywidget's front end and the library's widget modules into assets/vendor/."""
     for package, relative, dst in PACKAGE_COPIES:
         target = VENDOR / dst
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(package_file(package, relative) if package else ROOT / relative, target)
+        shutil.copy2(package_file(package, relative), target)
+    esm = _load_esm()
+    (VENDOR / "mlrefined").mkdir(parents=True, exist_ok=True)
+    for stale in (VENDOR / "mlrefined").glob("*.js"):
+        stale.unlink()
+    for name in esm.module_names():
+        (VENDOR / "mlrefined" / name).write_text(esm.module_text(name), encoding="utf-8")
     print(f"vendor_assets: copied anywidget's front end and mlrefined_lib/static into {VENDOR.relative_to(ROOT)}/")
 
 

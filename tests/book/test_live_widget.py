@@ -222,18 +222,19 @@ def test_the_page_never_runs_the_code_stored_in_the_widget_state(browser, serve,
 def test_the_vendored_front_ends_equal_the_installed_packages():
     import anywidget
 
-    copies = {
-        ASSETS / "vendor/anywidget/index.js": Path(anywidget.__file__).parent / "nbextension/index.js",
-        ASSETS / "vendor/mlrefined/quadratic_descent.js": live.ESM_PATH,
-        ASSETS / "vendor/mlrefined/penalty_geometry.js": live.PENALTY_ESM_PATH,
-        ASSETS / "vendor/mlrefined/polynomial_fits.js": live.POLYNOMIAL_ESM_PATH,
-        ASSETS / "vendor/mlrefined/weight_scale.js": live.WEIGHT_SCALE_ESM_PATH,
-        ASSETS / "vendor/mlrefined/spectrogram.js": live.SPECTROGRAM_ESM_PATH,
-    }
-    for vendored, source in copies.items():
-        if not vendored.is_file():
-            pytest.fail(f"{vendored.relative_to(ROOT)} is missing: run `python tools/vendor_assets.py`.")
-        assert vendored.read_bytes() == source.read_bytes(), f"{vendored} differs from {source}: rerun vendor_assets"
+    from mlrefined_lib import _esm
+
+    installed = Path(anywidget.__file__).parent / "nbextension/index.js"
+    vendored = ASSETS / "vendor/anywidget/index.js"
+    if not vendored.is_file():
+        pytest.fail(f"{vendored.relative_to(ROOT)} is missing: run `python tools/vendor_assets.py`.")
+    assert vendored.read_bytes() == installed.read_bytes(), f"{vendored} differs from {installed}: rerun vendor_assets"
+    names = sorted(p.name for p in (ASSETS / "vendor/mlrefined").glob("*.js"))
+    assert names == _esm.module_names(), "assets/vendor/mlrefined/ is stale: rerun vendor_assets"
+    for name in names:
+        text = (ASSETS / "vendor/mlrefined" / name).read_text(encoding="utf-8")
+        assert text == _esm.module_text(name), f"vendored {name} differs from the library's module: rerun vendor_assets"
+    copies = {vendored: installed}
     built = ROOT / "_build/html/_static/vendor/anywidget/index.js"
     if built.is_file():
         assert built.read_bytes() == copies[ASSETS / "vendor/anywidget/index.js"].read_bytes()

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from mlrefined_lib._esm import module_names, module_text
 from PIL import Image
 
 import mlrefined_lib as ml
@@ -96,7 +98,7 @@ def test_synced_values_and_config(data):
     assert len(cfg["levels"]) == len(cfg["colors"]) and all(re.fullmatch("#[0-9a-f]{6}", c) for c in cfg["colors"])
     assert np.all(np.diff(cfg["levels"]) > 0)
     assert widget._anywidget_id == live.ANYWIDGET_ID
-    assert widget._esm == live.ESM_PATH.read_text()
+    assert widget._esm == module_text("quadratic_descent.js")
     assert widgets.quadratic_descent is live.quadratic_descent  # re-exported for the chapters
 
 
@@ -205,7 +207,7 @@ def test_softmax_path_equals_gradient_descent(two_class, blend, alpha, steps, st
     cost = ml.softmax((1 - blend) * x + blend * z, y)
     np.testing.assert_array_equal(widget.path(), ml.gradient_descent(cost, np.array(start, float), alpha, steps).weights)
     assert widget.cost((1.0, 2.0)) == cost(np.array([1.0, 2.0]))
-    assert widget.config["kind"] == "softmax" and widget._esm == live.ESM_PATH.read_text()
+    assert widget.config["kind"] == "softmax" and widget._esm == module_text("quadratic_descent.js")
     assert widget._anywidget_id == live.SOFTMAX_ANYWIDGET_ID
 
 
@@ -381,3 +383,11 @@ def test_window_spectrogram_ships_the_signal_and_its_fallback():
 
 def test_frames_slider_is_gone():
     assert not hasattr(widgets, "frames_slider") and not hasattr(widgets, "FrameSlider")
+
+
+def test_module_text_is_the_shared_code_then_the_widget_file():
+    assert "needs_kernel.js" in module_names() and "_shared.js" not in module_names()
+    for name in module_names():
+        assert module_text(name).endswith((live.STATIC / name).read_text(encoding="utf-8"))
+    with pytest.raises(ValueError, match="expected one of .*got 'nope.js'"):
+        module_text("nope.js")
