@@ -36,6 +36,11 @@ class DivergenceWarning(RuntimeWarning):
     """Issued when a run stops because the cost stopped being finite."""
 
 
+def _check_warn(warn) -> None:
+    if not isinstance(warn, (bool, np.bool_)):
+        raise TypeError(f"warn must be True or False; found {warn!r} of type {type(warn).__name__}.")
+
+
 @dataclass
 class History:
     """What an optimizer did, step by step.
@@ -126,6 +131,7 @@ def gradient_descent(
     *,
     tol: float | None = None,
     gradient: Callable | None = None,
+    warn: bool = True,
 ) -> History:
     """Minimize ``g`` with the gradient-descent step ``w ← w − α ∇g(w)`` (chapter 1).
 
@@ -144,6 +150,11 @@ def gradient_descent(
     gradient : callable, optional
         ``∇g``. Defaults to ``g.gradient`` when ``g`` has one (the library's
         costs have an analytic gradient), otherwise autograd's ``grad(g)``.
+    warn : bool, default True
+        Issue a :class:`DivergenceWarning` when the run diverges. Pass False
+        where divergence is an outcome the caller expects and reads from
+        ``stop_reason`` (a search over step lengths, say); the run stops in the
+        same way either way.
 
     Returns
     -------
@@ -154,9 +165,9 @@ def gradient_descent(
     Warns
     -----
     DivergenceWarning
-        When a step gives a non-finite cost (or gradient). The run stops there,
-        and the history up to the last finite cost is returned, so no NaN
-        reaches a plot.
+        When a step gives a non-finite cost (or gradient), unless ``warn`` is
+        False. The run stops there, and the history up to the last finite cost
+        is returned (``stop_reason == "diverged"``), so no NaN reaches a plot.
     """
     if isinstance(alpha, str):
         check_choice(alpha, ALPHA_RULES, "step-length rule")
@@ -165,6 +176,7 @@ def gradient_descent(
                              also=f"one of {list(ALPHA_RULES)}")
     tol = check_scalar(tol, "tol", numbers.Real, min_val=0, allow_none=True)
     max_its = _check_its(max_its)
+    _check_warn(warn)
     w = _check_start(w0)
     grad = _gradient_function(g, gradient)
 
@@ -186,13 +198,14 @@ def gradient_descent(
             cost_next = _finite_cost(g, w_next)
             direction_next = np.asarray(grad(w_next), dtype=float) if np.isfinite(cost_next) else None
         if not np.isfinite(cost_next) or not np.all(np.isfinite(direction_next)):
-            warnings.warn(
-                f"gradient descent diverged at step {k}: the cost became {cost_next} "
-                f"(it was {costs[-1]:.4g} at step {k - 1}). Stopped there and kept the first {k} "
-                "weights. Try a smaller alpha, or normalize the inputs (chapter 7).",
-                DivergenceWarning,
-                stacklevel=2,
-            )
+            if warn:
+                warnings.warn(
+                    f"gradient descent diverged at step {k}: the cost became {cost_next} "
+                    f"(it was {costs[-1]:.4g} at step {k - 1}). Stopped there and kept the first {k} "
+                    "weights. Try a smaller alpha, or normalize the inputs (chapter 7).",
+                    DivergenceWarning,
+                    stacklevel=2,
+                )
             stop_reason = "diverged"
             break
         w, direction = w_next, direction_next
@@ -352,6 +365,7 @@ def minibatch_gradient_descent(
     schedule: str | Callable[[int], float] | None = None,
     shuffle: bool = True,
     record_steps: bool = False,
+    warn: bool = True,
 ) -> MinibatchHistory:
     """Mini-batch gradient descent: many small steps per pass over the data (chapter 2).
 
@@ -390,6 +404,10 @@ def minibatch_gradient_descent(
     record_steps : bool
         Also keep the weights after every step (``step_weights``); off by
         default because it stores ``T + 1`` weight arrays.
+    warn : bool, default True
+        Issue a :class:`DivergenceWarning` when the run diverges (as in
+        :func:`gradient_descent`; False when the caller expects it and reads
+        ``stop_reason``).
 
     Returns
     -------
@@ -409,8 +427,8 @@ def minibatch_gradient_descent(
     Warns
     -----
     DivergenceWarning
-        When a step makes the weights or the cost non-finite; the run stops and
-        keeps the epochs before it (and their steps).
+        When a step makes the weights or the cost non-finite, unless ``warn``
+        is False; the run stops and keeps the epochs before it (and their steps).
     """
     if not (callable(getattr(g, "rows", None)) and callable(getattr(g, "gradient", None))):
         raise ValueError(
@@ -421,6 +439,7 @@ def minibatch_gradient_descent(
     epochs = check_scalar(epochs, "epochs", numbers.Integral, min_val=0)  # 0 epochs: the start alone
     points = g.num_points
     batch_size = check_scalar(batch_size, "batch_size", numbers.Integral, min_val=1)
+    _check_warn(warn)
     if batch_size > points:
         raise ValueError(f"batch_size must be at most the number of points P = {points}; found {batch_size}.")
     w = _check_start(w0)
@@ -454,13 +473,14 @@ def minibatch_gradient_descent(
                     epoch_weights.append(w_next.copy())
             cost_next = _finite_cost(g, w_next) if np.all(np.isfinite(w_next)) else np.inf
         if not np.isfinite(cost_next):
-            warnings.warn(
-                f"mini-batch gradient descent diverged in epoch {epoch}: the weights or the cost stopped being "
-                f"finite (the cost was {costs[-1]:.4g} after epoch {epoch - 1}). Stopped there and kept the "
-                f"first {epoch} weights. Try a smaller alpha, or normalize the inputs (chapter 7).",
-                DivergenceWarning,
-                stacklevel=2,
-            )
+            if warn:
+                warnings.warn(
+                    f"mini-batch gradient descent diverged in epoch {epoch}: the weights or the cost stopped being "
+                    f"finite (the cost was {costs[-1]:.4g} after epoch {epoch - 1}). Stopped there and kept the "
+                    f"first {epoch} weights. Try a smaller alpha, or normalize the inputs (chapter 7).",
+                    DivergenceWarning,
+                    stacklevel=2,
+                )
             stop_reason = "diverged"
             break
         w = w_next

@@ -156,6 +156,19 @@ def test_divergence_warns_and_keeps_finite_epochs(regression):
     assert np.all(np.isfinite(history.costs)) and np.all(np.isfinite(history.weights))
 
 
+def test_warn_false_stops_the_same_run_silently(regression):
+    x, y = regression
+    with pytest.warns(DivergenceWarning):
+        loud = minibatch_gradient_descent(least_squares(x * 1e3, y), np.zeros(4), 10.0, 50, 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quiet = minibatch_gradient_descent(least_squares(x * 1e3, y), np.zeros(4), 10.0, 50, 5, warn=False)
+    assert quiet.stop_reason == "diverged"
+    np.testing.assert_array_equal(quiet.weights, loud.weights)
+    with pytest.raises(TypeError, match="warn must be True or False; found 'yes'"):
+        minibatch_gradient_descent(least_squares(x, y), np.zeros(4), 0.1, 1, 5, warn="yes")
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [

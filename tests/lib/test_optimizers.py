@@ -174,6 +174,25 @@ def test_divergence_emits_no_numpy_warnings(problem):
     assert [type(w.message) for w in caught] == [DivergenceWarning]
 
 
+def test_warn_false_stops_the_same_run_silently(problem):
+    x, y, _ = problem
+    with pytest.warns(DivergenceWarning):
+        loud = gradient_descent(least_squares(x, y), np.zeros(3), 10.0, 2000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quiet = gradient_descent(least_squares(x, y), np.zeros(3), 10.0, 2000, warn=False)
+    assert quiet.stop_reason == "diverged"
+    np.testing.assert_array_equal(quiet.weights, loud.weights)
+    np.testing.assert_array_equal(quiet.costs, loud.costs)
+
+
+@pytest.mark.parametrize("warn", [0, 1, "no", None])
+def test_warn_must_be_a_bool(problem, warn):
+    x, y, _ = problem
+    with pytest.raises(TypeError, match=f"warn must be True or False; found {warn!r}"):
+        gradient_descent(least_squares(x, y), np.zeros(3), 0.1, 5, warn=warn)
+
+
 def test_tolerance_stops_early(problem):
     x, y, w_star = problem
     tol = 1e-6
