@@ -693,10 +693,9 @@ def edge_maps(image, bins: int = 8) -> np.ndarray:
 
     Parameters
     ----------
-    image : array of shape (rows, columns)
-        Grey-scale intensities (integers, floats or booleans), at least 2 × 2.
-    bins : int
-        Number of orientation bins over 180°.
+    image, bins
+        As for :func:`edge_histogram`: a grey-scale image of shape (rows,
+        columns), at least 2 × 2, and the number of orientation bins over 180°.
 
     Returns
     -------

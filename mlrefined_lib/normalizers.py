@@ -60,6 +60,20 @@ def _checked(num_features: int, who: str) -> Callable[[np.ndarray], np.ndarray]:
     return check
 
 
+def _shift_and_scale(center: np.ndarray, scale: np.ndarray, num_features: int,
+                     who: str) -> tuple[Transform, Transform]:
+    """``x ↦ (x − center) / scale`` and its inverse, each checking its input's width."""
+    check = _checked(num_features, who)
+
+    def transform(x_new):
+        return (check(x_new) - center) / scale
+
+    def inverse(z):
+        return check(z) * scale + center
+
+    return transform, inverse
+
+
 def standard_normalizer(x) -> tuple[Transform, Transform]:
     """Fit standard normalization ``x ← (x − μ)/σ`` per feature (chapter 7).
 
@@ -90,14 +104,7 @@ def standard_normalizer(x) -> tuple[Transform, Transform]:
     constant = _constant_features(x)
     if constant.size:
         _raise_constant(constant, mean, "standard_normalizer")
-    check = _checked(x.shape[1], "standard_normalizer")
-
-    def transform(x_new):
-        return (check(x_new) - mean) / std
-
-    def inverse(z):
-        return check(z) * std + mean
-
+    transform, inverse = _shift_and_scale(mean, std, x.shape[1], "standard_normalizer")
     transform.mean, transform.std = mean.copy(), std.copy()
     return transform, inverse
 
@@ -192,14 +199,7 @@ def robust_normalizer(x, quantile_range: tuple[float, float] = (25.0, 75.0)) -> 
             "values are equal), so scaling by it would divide by zero. Remove a constant column; for a "
             "mostly-constant one use standard_normalizer or a wider quantile_range."
         )
-    check = _checked(x.shape[1], "robust_normalizer")
-
-    def transform(x_new):
-        return (check(x_new) - center) / scale
-
-    def inverse(z):
-        return check(z) * scale + center
-
+    transform, inverse = _shift_and_scale(center, scale, x.shape[1], "robust_normalizer")
     transform.center, transform.scale = center.copy(), scale.copy()
     return transform, inverse
 
@@ -421,9 +421,12 @@ def pca_sphere(x, *, relative_floor: float = 1e-10, zca: bool = False) -> tuple[
     eigenvalues, eigenvectors = eigenvalues[order], eigenvectors[:, order]
     keep = eigenvalues >= relative_floor * eigenvalues[0]
     if not keep.all():
+        # At the default floor only rounding noise is dropped: the features are linearly dependent.
+        # A larger floor, chosen by the caller, also drops small but real components.
+        why = " (the features are linearly dependent)" if relative_floor <= 1e-10 else ""
         warnings.warn(
             f"pca_sphere: dropped {int((~keep).sum())} component(s) whose covariance eigenvalue is "
-            f"below {relative_floor:g} times the largest (the features are linearly dependent).",
+            f"below {relative_floor:g} times the largest{why}; kept {int(keep.sum())} of {keep.size}.",
             RuntimeWarning,
             stacklevel=2,
         )

@@ -35,6 +35,21 @@ def _as_array(value, name: str, shape: tuple[int, ...]) -> np.ndarray:
     return arr
 
 
+def _as_number(value, name: str, what: str, convert: Callable = float):
+    """``convert(value)``, or CheckFailed saying that ``name`` should return ``what``."""
+    try:
+        return convert(value)
+    except (TypeError, ValueError):
+        raise CheckFailed(f"{name} should return {what}; found {type(value).__name__}.") from None
+
+
+def _raise_known_mistake(got, hints, prefix: str, *, rtol: float, atol: float) -> None:
+    """Raise CheckFailed with the hint of the first typical mistake that ``got`` matches, if any."""
+    for wrong, hint in hints:
+        if np.allclose(got, wrong, rtol=rtol, atol=atol):
+            raise CheckFailed(f"{prefix}: {hint}")
+
+
 @graded
 def check_close(name: str, got, expected, *, rtol: float = 1e-6, atol: float = 1e-9) -> None:
     """Pass if ``got`` matches ``expected`` in shape and value, else raise CheckFailed."""

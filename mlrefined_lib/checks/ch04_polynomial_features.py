@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 from ._grading import CheckFailed, graded
-from ._reference import _as_array, _call
+from ._reference import _as_array, _as_number, _call
 
 __all__ = ["check_polynomial_feature_count", "check_softmax_early_stopping"]
 
@@ -27,10 +27,7 @@ def check_polynomial_feature_count(student: Callable) -> None:
     values = []
     for n, d in cases:
         got = _call(student, "num_features", n, d)
-        try:
-            value = int(got)
-        except (TypeError, ValueError):
-            raise CheckFailed(f"num_features should return a whole number; found {type(got).__name__}.") from None
+        value = _as_number(got, "num_features", "a whole number", int)
         if value != got:
             raise CheckFailed(f"num_features({n}, {d}) returned {got!r}, which is not a whole number.")
         values.append(value)

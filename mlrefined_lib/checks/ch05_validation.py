@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 from ._grading import CheckFailed, graded
-from ._reference import _call
+from ._reference import _as_number, _call
 
 __all__ = ["check_contiguous_folds", "check_one_standard_error_rule"]
 
@@ -79,11 +79,7 @@ def check_one_standard_error_rule(student: Callable) -> None:
         best = int(np.argmin(means))
         expected = int(np.flatnonzero(means <= means[best] + errors[best])[0])
         got = _call(student, "one_standard_error_choice", means.copy(), errors.copy())
-        try:
-            value = int(got)
-        except (TypeError, ValueError):
-            raise CheckFailed(f"one_standard_error_choice should return an index (a whole number); found "
-                              f"{type(got).__name__}.") from None
+        value = _as_number(got, "one_standard_error_choice", "an index (a whole number)", int)
         if value == expected:
             continue
         where = f"for means {np.round(means, 3).tolist()} and standard errors {np.round(errors, 3).tolist()}"

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 from ._grading import CheckFailed, graded
-from ._reference import _as_array, _call
+from ._reference import _as_array, _as_number, _call
 
 __all__ = ["check_one_hot_by_hand", "check_chord_peaks", "check_bag_of_words_by_hand", "check_spam_feature_groups", "check_tfidf_by_hand", "check_rotation_shift", "check_train_and_test"]
 
@@ -428,11 +428,7 @@ def check_rotation_shift(student: Callable) -> None:
         after /= np.linalg.norm(after)
         expected = reference(before, after)
         got = _call(student, "shift_for_rotation", before.copy(), after.copy())
-        try:
-            value = float(got)
-        except (TypeError, ValueError):
-            raise CheckFailed(f"shift_for_rotation should return one integer (a number of bins); "
-                              f"found {type(got).__name__}.") from None
+        value = _as_number(got, "shift_for_rotation", "one integer (a number of bins)", float)
         if not (np.isfinite(value) and value == round(value)):
             raise CheckFailed(f"shift_for_rotation should return a whole number of bins; found {value}.")
         k = int(round(value))

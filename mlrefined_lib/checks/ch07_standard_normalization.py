@@ -8,7 +8,7 @@ import numpy as np
 from ..costs import least_squares
 from ..optimizers import gradient_descent
 from ._grading import CheckFailed, graded
-from ._reference import _as_array, _call
+from ._reference import _as_array, _as_number, _call
 
 __all__ = ["check_standardized_condition_number", "check_predictions", "check_largest_convergent_alpha", "check_robust_scale"]
 
@@ -31,10 +31,7 @@ def check_standardized_condition_number(student: Callable) -> None:
         z = (x - x.mean(axis=0)) / x.std(axis=0)
         expected = _least_squares_condition_number(z)
         got = _call(student, "your function", x.copy())
-        try:
-            got = float(got)
-        except (TypeError, ValueError):
-            raise CheckFailed(f"your function should return one number; found {type(got).__name__}.") from None
+        got = _as_number(got, "your function", "one number", float)
         if np.isclose(got, expected, rtol=1e-6):
             continue
         if np.isclose(got, _least_squares_condition_number(x), rtol=1e-6):
@@ -64,13 +61,7 @@ def check_predictions(student: Callable, new_inputs, expected, *, name: str = "y
 
 
 def _reference_convergent(g: Callable, w0, alpha: float, max_its: int) -> bool:
-    import warnings
-
-    from ..optimizers import DivergenceWarning
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DivergenceWarning)
-        run = gradient_descent(g, w0, alpha, max_its)
+    run = gradient_descent(g, w0, alpha, max_its, warn=False)
     return run.stop_reason != "diverged" and bool(np.all(np.diff(run.costs) <= 0))
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 from ._grading import CheckFailed, graded
-from ._reference import _as_array, _call
+from ._reference import _as_array, _as_number, _call
 
 __all__ = ["check_boost_by_residual", "check_one_weight_newton"]
 
@@ -80,10 +80,7 @@ def check_one_weight_newton(student: Callable) -> None:
         got = _call(student, "one_weight_newton", offset, column, y)
         if not all(np.array_equal(a, b) for a, b in zip((offset, column, y), saved)):
             raise CheckFailed("one_weight_newton changed an array it was given; work on copies.")
-        try:
-            got = float(got)
-        except (TypeError, ValueError):
-            raise CheckFailed(f"one_weight_newton should return one number; found {type(got).__name__}.") from None
+        got = _as_number(got, "one_weight_newton", "one number", float)
         if np.isclose(got, expected, rtol=1e-6, atol=1e-7):
             continue
         without_offset = minimize_scalar(lambda v: np.mean(np.logaddexp(0.0, -y * v * column)), bounds=(-20, 20),

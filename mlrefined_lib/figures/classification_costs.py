@@ -70,9 +70,7 @@ def probability_curve(x, y, w, *, jitter, x_range=(0.0, 2.7),
     ax.axvline(boundary, ls="--", color="#1a9641", lw=2,
                label=f"boundary {boundary:.2f} cm")
     ax.axhline(0.5, ls=":", color="0.5", lw=1)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("label / probability")
-    ax.set_title(title)
+    ax.set(xlabel=xlabel, ylabel="label / probability", title=title)
     ax.legend(loc="center left", fontsize=9, framealpha=0.95)
     ax.set_xlim(*x_range)
     return fig

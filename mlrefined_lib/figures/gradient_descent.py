@@ -46,9 +46,7 @@ def data_and_lines(x, y, lines: Sequence = (), *, title: str):
     for (label, weights), (style, width, color) in zip(lines, LINE_STYLES):
         ax.plot(grid[:, 0], model(grid, np.asarray(weights, float)), style,
                 lw=width, color=color, label=label)
-    ax.set_xlabel("input $x$")
-    ax.set_ylabel("output $y$")
-    ax.set_title(title)
+    ax.set(xlabel="input $x$", ylabel="output $y$", title=title)
     if lines:
         ax.legend(fontsize=9)
     return fig
@@ -76,8 +74,6 @@ def gap_and_bound(gap, bound, *, title: str = r"Gradient descent with $\alpha = 
     fig, ax = plt.subplots(figsize=(5.5, 3.6))
     ax.loglog(k, gap, "-", lw=2, label=r"actual gap $g(w^k) - g(w^\star)$")
     ax.loglog(k, bound, "--", lw=2, label=r"bound $L\,\|w^0 - w^\star\|^2 / (2k)$")
-    ax.set_xlabel("step $k$ (log scale)")
-    ax.set_ylabel("cost gap (log scale)")
-    ax.set_title(title)
+    ax.set(xlabel="step $k$ (log scale)", ylabel="cost gap (log scale)", title=title)
     ax.legend(fontsize=9)
     return fig

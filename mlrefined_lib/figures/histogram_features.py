@@ -101,9 +101,7 @@ def group_predictions(positions, y, predictions: Mapping[str, Sequence[float]], 
         ax.plot(range(len(categories)), list(values), line, marker=marker, color=colour,
                 lw=2, ms=7, label=name)
     ax.set_xticks(range(len(categories)), categories)
-    ax.set_xlabel("blood type")
-    ax.set_ylabel("y (synthetic)")
-    ax.set_title("Least-squares predictions per blood type")
+    ax.set(xlabel="blood type", ylabel="y (synthetic)", title="Least-squares predictions per blood type")
     ax.legend(fontsize=9, loc="lower right")  # the corner below AB holds no points
     return fig
 
@@ -368,9 +366,8 @@ def tones_and_sum(times, tones, frequencies, signal, shown_seconds=0.02):
     for tone, frequency, style in zip(tones, frequencies, [":", "--", "-.", "-"]):
         ax.plot(1000 * times[shown], np.asarray(tone)[shown], style, lw=1, label=f"{frequency:.0f} Hz tone")
     ax.plot(1000 * times[shown], np.asarray(signal)[shown], "k", lw=2, label="their sum (the signal)")
-    ax.set_xlabel("time (ms)")
-    ax.set_ylabel("amplitude")
-    ax.set_title(f"Three tones and their sum, first {1000 * shown_seconds:.0f} ms")
+    ax.set(xlabel="time (ms)", ylabel="amplitude",
+           title=f"Three tones and their sum, first {1000 * shown_seconds:.0f} ms")
     ax.legend(fontsize=9, loc="upper right", ncol=2)
     fig.tight_layout()
     return fig
@@ -563,9 +560,7 @@ def band_spectrograms(frame_times, panels: Sequence[tuple], title):
                              vmin=top - 60, vmax=top, rasterized=True)
         ticks = bands[::3]
         ax.set_yticks(ticks, [f"{edges[b]:.0f}" for b in ticks])
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("band (lower edge, Hz)")
-        ax.set_title(name)
+        ax.set(xlabel="time (s)", ylabel="band (lower edge, Hz)", title=name)
     fig.colorbar(mesh, ax=axes[0], label="band average (dB)")
     fig.suptitle(title)
     return fig

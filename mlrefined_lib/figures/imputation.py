@@ -98,9 +98,8 @@ def filled_on_the_mean(train, filled, test, fill_value):
                edgecolors="k",
                label="training cars, horsepower filled with the mean")
     ax.axvline(fill_value, color=WARNING_COLOR, ls=":", lw=1)
-    ax.set_xlabel("horsepower")
-    ax.set_ylabel("fuel economy (miles per gallon)")
-    ax.set_title("Auto MPG: the filled cars sit on the training mean")
+    ax.set(xlabel="horsepower", ylabel="fuel economy (miles per gallon)",
+           title="Auto MPG: the filled cars sit on the training mean")
     ax.legend(fontsize=9)
     fig.tight_layout()
     return fig
@@ -132,9 +131,8 @@ def leak_by_gap_share(leaks, designs):
             label=design,
         )
     ax.axhline(0, color="k", lw=0.8)
-    ax.set_xlabel("horsepower missing (% of cars)")
-    ax.set_ylabel("leaky − honest MSE (mpg²)")
-    ax.set_title("Fill value fitted on all cars: the leak, with 95% intervals")
+    ax.set(xlabel="horsepower missing (% of cars)", ylabel="leaky − honest MSE (mpg²)",
+           title="Fill value fitted on all cars: the leak, with 95% intervals")
     ax.legend(fontsize=9)
     fig.tight_layout()
     return fig

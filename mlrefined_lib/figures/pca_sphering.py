@@ -245,18 +245,16 @@ def scree_and_reconstruction(
     )
     twin.set_ylim(0, 1.02)
     twin.set_ylabel("cumulative fraction of the variance")
-    left.set_xlabel("component k")
-    left.set_ylabel("explained variance ratio")
-    left.set_title("Digits: variance per component (scree) and cumulative")
+    left.set(xlabel="component k", ylabel="explained variance ratio",
+             title="Digits: variance per component (scree) and cumulative")
     handles = left.get_legend_handles_labels()[0] + twin.get_legend_handles_labels()[0]
     left.legend(handles=handles, loc="center right", fontsize=9)
     right.plot(np.r_[0, k_values], np.r_[total_variance, training_errors], "o-", ms=3, label="training images")
     right.plot(k_values, test_errors, "s--", ms=3, label="test images (training PCA)")
     right.set_ylim(0, None)
     right.axvline(marked_k, color="grey", ls=":", lw=1)
-    right.set_xlabel("number of components k")
-    right.set_ylabel("mean squared error per image")
-    right.set_title("Reconstruction error against k")
+    right.set(xlabel="number of components k", ylabel="mean squared error per image",
+              title="Reconstruction error against k")
     right.legend(loc="upper right", fontsize=9)
     fig.tight_layout()
     return fig

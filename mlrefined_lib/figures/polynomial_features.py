@@ -250,9 +250,7 @@ def bias_variance(grid_x, true_y, simple_fits, flexible_fits, labels,
                    label="sum of the three")
     right.semilogy(degrees, decomposition[:, 2], "x", color="k", ms=8,
                    label="measured test error")
-    right.set_xlabel("degree")
-    right.set_ylabel("error (log scale)")
-    right.set_title("bias falls, variance grows")
+    right.set(xlabel="degree", ylabel="error (log scale)", title="bias falls, variance grows")
     right.legend(loc="center right", fontsize=9)
     fig.tight_layout()
     return fig
@@ -280,9 +278,7 @@ def early_stopping_run(train_costs, validation_costs, best_epoch, title,
                 lw=2.5, label="validation")
     left.plot([best_epoch], [validation_costs[best_epoch]], "*", color="k",
               ms=14, label=f"best epoch ({best_epoch})")
-    left.set_xlabel("epoch (log scale)")
-    left.set_ylabel("mean squared error (log scale)")
-    left.set_title(title)
+    left.set(xlabel="epoch (log scale)", ylabel="mean squared error (log scale)", title=title)
     left.legend(loc="upper right", fontsize=9)
     right.plot(grid_x, true_y, "--", color=TRUE_COLOR, lw=1.5,
                label="true curve")
@@ -294,9 +290,7 @@ def early_stopping_run(train_costs, validation_costs, best_epoch, title,
         right.plot(grid_x, fit_y, style, color=color, lw=width, label=label)
     right.set_xlim(*xlim)
     right.set_ylim(*ylim)
-    right.set_xlabel("input $x$")
-    right.set_ylabel("output $y$")
-    right.set_title("the fits at three moments")
+    right.set(xlabel="input $x$", ylabel="output $y$", title="the fits at three moments")
     right.legend(loc="upper left", fontsize=9)
     fig.tight_layout()
     return fig
@@ -370,9 +364,8 @@ def penalty_choice(lambdas, search, train_errors, validation_errors,
     ):
         ax.plot([lambdas[index]], [means[index]], marker, color="k", ms=13,
                 label=f"{name} ({lambdas[index]:.2g})", zorder=4)
-    ax.set_xlabel(r"penalty $\lambda$ on the mean cost (log scale)")
-    ax.set_ylabel("mean squared error (log scale)")
-    ax.set_title("ridge on degree 8, 15 points: choosing the penalty")
+    ax.set(xlabel=r"penalty $\lambda$ on the mean cost (log scale)", ylabel="mean squared error (log scale)",
+           title="ridge on degree 8, 15 points: choosing the penalty")
     ax.set_ylim(*ylim)
     ax.set_yticks([0.2, 0.5, 1, 2, 5, 10])
     ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))

@@ -38,9 +38,7 @@ def three_penalties(w_grid):
     ax.plot(w_grid, w_grid**2, ":", lw=2.6, color=L2_COLOR,
             label="squared l2: w²")
     ax.set_ylim(-0.1, 2.1)
-    ax.set_xlabel("weight $w$")
-    ax.set_ylabel("penalty $h(w)$")
-    ax.set_title("Three penalties for one weight")
+    ax.set(xlabel="weight $w$", ylabel="penalty $h(w)$", title="Three penalties for one weight")
     ax.legend(fontsize=9)
     ax.grid(alpha=0.3)
     return fig
@@ -147,9 +145,7 @@ def lambda_choice(lams, train_errors, search, ylim=(2700, 4200),
     ax.set_xscale("log")
     ax.set_xlim(lams[0], lams[-1])
     ax.set_ylim(*ylim)
-    ax.set_xlabel("penalty strength $\\lambda$ (log scale, decreasing)")
-    ax.set_ylabel("mean squared error")
-    ax.set_title(title)
+    ax.set(xlabel="penalty strength $\\lambda$ (log scale, decreasing)", ylabel="mean squared error", title=title)
     ax.legend(fontsize=9)
     ax.grid(alpha=0.3)
     return fig

@@ -93,9 +93,7 @@ def fitted_lines(
             color=_LINE_COLORS[i % len(_LINE_COLORS)],
             label=label,
         )
-    ax.set_xlabel("input $x$")
-    ax.set_ylabel("output $y$")
-    ax.set_title(title)
+    ax.set(xlabel="input $x$", ylabel="output $y$", title=title)
     ax.legend(fontsize=9)
     return fig
 

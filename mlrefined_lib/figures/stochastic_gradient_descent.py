@@ -154,9 +154,7 @@ def batch_size_frame(g, batch_size, *, alpha, epochs, minimum, w0_range,
     right.axhline(g(minimum), color="k", ls="--", lw=1, label="minimum cost")
     right.set_ylim(*cost_limits)
     right.set_xlim(0, epochs)
-    right.set_xlabel("epoch")
-    right.set_ylabel("cost $g(w)$ (log scale)")
-    right.set_title(f"{run.steps_per_epoch} steps per epoch")
+    right.set(xlabel="epoch", ylabel="cost $g(w)$ (log scale)", title=f"{run.steps_per_epoch} steps per epoch")
     right.legend(loc="upper right", fontsize=9)
     fig.subplots_adjust(left=0.07, right=0.98, bottom=0.14, top=0.9,
                         wspace=0.28)

@@ -113,9 +113,7 @@ def one_standard_error_curve(params, search, xlabel, ylabel, title):
     ax.plot(search.one_standard_error_param,
             means[search.one_standard_error_index], "*", color="k", ms=15,
             label="one-standard-error choice")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
     ax.legend()
     fig.tight_layout()
     return fig

@@ -29,3 +29,14 @@ def test_every_data_file_ships_in_the_wheel():
         if not any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns):
             unshipped.append(path.as_posix())
     assert not unshipped, f"not in pyproject.toml's package-data, so missing from the wheel: {unshipped}"
+
+
+def test_every_subpackage_ships_in_the_wheel():
+    """pyproject.toml lists packages one by one: a new folder of modules (such as
+    ``mlrefined_lib/live/``) that is not listed would be left out of the wheel."""
+    tool = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    library = REPO / "mlrefined_lib"
+    folders = {library} | {init.parent for init in library.rglob("__init__.py")}
+    found = {".".join(folder.relative_to(REPO).parts) for folder in folders if "__pycache__" not in folder.parts}
+    missing = sorted(found - set(tool["packages"]))
+    assert not missing, f"packages of mlrefined_lib missing from pyproject.toml's packages: {missing}"

@@ -140,7 +140,7 @@ def test_the_inputs_are_not_modified(data):
 def test_bad_settings_raise_value_error(data, kwargs, message, monkeypatch):
     x, y, z, _, _ = data
     built = []
-    monkeypatch.setattr(live, "blend_moments", lambda *a, **k: built.append(1) or {})
+    monkeypatch.setattr(live.descent, "blend_moments", lambda *a, **k: built.append(1) or {})
     if message == "levels":  # the levels are checked after the moments (they may come from them)
         monkeypatch.undo()
     with pytest.raises(ValueError, match=message):
@@ -180,8 +180,6 @@ def test_package_data_and_requirements_ship_the_front_end():
     pinned = re.search(r"^anywidget==(\S+)", (ROOT / "requirements.txt").read_text(), re.M)
     assert pinned and pinned.group(1) == anywidget.__version__
     assert (live.STATIC / "needs_kernel.js").is_file()
-    # The static book maps the widget to its vendored copy by this id.
-    assert live.ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
 
 
 # ------------------------------------------------ softmax_descent (chapter 7, Example B)
@@ -287,7 +285,6 @@ def test_penalty_geometry_png_and_bad_input(centred):
     data, metadata = widget._repr_mimebundle_()
     assert metadata["image/png"]["alt"] == data["text/plain"] == widget.description()
     assert widget._anywidget_id == live.PENALTY_ANYWIDGET_ID
-    assert live.PENALTY_ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
     with pytest.raises(ValueError, match="centred"):
         live.penalty_geometry(x + 1, y, xrange=(-1, 3), yrange=(-1, 3), levels=[1, 2])
     with pytest.raises(ValueError, match="lam"):
@@ -312,7 +309,6 @@ def test_polynomial_fits_curves_and_errors_equal_the_model():
     data, metadata = widget._repr_mimebundle_()
     assert metadata["image/png"]["alt"] == data["text/plain"] == widget.description()
     assert widget._anywidget_id == live.POLYNOMIAL_ANYWIDGET_ID
-    assert live.POLYNOMIAL_ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
     with pytest.raises(ValueError, match="degrees 1, 2"):
         widgets.polynomial_fits({2: fits[2]}, (x, y), (xv, yv), scale=3.0, true_curve=(x[:, 0], y), xlim=(-3, 3),
                                 ylim=(-2, 8), error_limits=(0.1, 1e4), noise_level=1.0)
@@ -331,7 +327,6 @@ def test_minibatch_descent_ships_the_library_permutations(data):
     run = ml.minibatch_gradient_descent(ml.least_squares(x, y), np.zeros(2), 0.1, 4, 7, seed=3, record_steps=True)
     np.testing.assert_array_equal(widget.path(), run.step_weights)
     assert widget._anywidget_id == live.MINIBATCH_ANYWIDGET_ID
-    assert live.MINIBATCH_ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
     data_, metadata = widget._repr_mimebundle_()
     assert metadata["image/png"]["alt"] == data_["text/plain"] == widget.description()
     with pytest.raises(ValueError, match="batch_size"):
@@ -353,7 +348,6 @@ def test_weight_scale_costs_and_mistakes_equal_the_library():
     assert widget.mistakes() == [ml.misclassifications(x, y)(7.0 * u), ml.misclassifications(x, y2)(7.0 * u)]
     data_, metadata = widget._repr_mimebundle_()
     assert metadata["image/png"]["alt"] == data_["text/plain"] == widget.description()
-    assert live.WEIGHT_SCALE_ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
     with pytest.raises(ValueError, match="unit vector"):
         widgets.weight_scale((x, y, 2 * u, "x", "a", (0, 5)), (x, y2, u, "x", "b", (0, 5)), jitter=np.zeros(40),
                              minimizer_norm=3.0)
@@ -374,7 +368,6 @@ def test_window_spectrogram_ships_the_signal_and_its_fallback():
     np.testing.assert_array_equal(magnitudes, expected[2])
     data_, metadata = widget._repr_mimebundle_()
     assert metadata["image/png"]["alt"] == data_["text/plain"] == widget.description()
-    assert live.SPECTROGRAM_ANYWIDGET_ID in (ROOT / "assets/live-widgets.js").read_text()
     with pytest.raises(ValueError, match="window"):
         widgets.window_spectrogram(signal, rate, window=5000)
     with pytest.raises(ValueError, match="1-D"):
@@ -391,3 +384,29 @@ def test_module_text_is_the_shared_code_then_the_widget_file():
         assert module_text(name).endswith((live.STATIC / name).read_text(encoding="utf-8"))
     with pytest.raises(ValueError, match="expected one of .*got 'nope.js'"):
         module_text("nope.js")
+
+
+# ------------------------------------------------ the ids the static book knows the widgets by
+WIDGET_CLASSES = [getattr(live, name) for name in live.__all__ if name[0].isupper()]
+
+
+def test_every_widget_is_exported_with_its_constant():
+    ids = {live.ANYWIDGET_ID, live.SOFTMAX_ANYWIDGET_ID, live.MINIBATCH_ANYWIDGET_ID, live.PENALTY_ANYWIDGET_ID,
+           live.POLYNOMIAL_ANYWIDGET_ID, live.WEIGHT_SCALE_ANYWIDGET_ID, live.SPECTROGRAM_ANYWIDGET_ID}
+    assert ids == {cls.anywidget_id for cls in WIDGET_CLASSES} and len(WIDGET_CLASSES) == 7
+    assert all(getattr(widgets, name) is getattr(live, name) for name in live.__all__ if hasattr(widgets, name))
+    for path in (live.ESM_PATH, live.PENALTY_ESM_PATH, live.POLYNOMIAL_ESM_PATH, live.WEIGHT_SCALE_ESM_PATH,
+                 live.SPECTROGRAM_ESM_PATH):
+        assert path.is_file() and path.parent == live.STATIC
+
+
+@pytest.mark.parametrize("cls", WIDGET_CLASSES, ids=lambda cls: cls.__name__)
+def test_anywidget_id_is_the_public_name_and_the_loader_knows_it(cls):
+    """The id stays "mlrefined_lib.live.<class>" whichever module of the package defines the class:
+    the static book's loader (and every stored notebook) finds the widget's front end by it."""
+    assert cls.anywidget_id == f"mlrefined_lib.live.{cls.__name__}"
+    assert cls()._anywidget_id == cls.anywidget_id
+    loader = (ROOT / "assets/widget-loader.js").read_text(encoding="utf-8")
+    mapped = re.search(rf'\["{re.escape(cls.anywidget_id)}", "([\w.]+\.js)"\]', loader)
+    assert mapped, f"assets/widget-loader.js does not map {cls.anywidget_id}"
+    assert cls._esm == module_text(mapped.group(1))

@@ -220,7 +220,7 @@ def test_pca_sphere_drops_dependent_column_with_warning(data, jitter):
     eigenvalues = np.linalg.eigvalsh(covariance(dependent))
     if jitter:
         assert 0 < eigenvalues[0] < 1e-10 * eigenvalues[-1]
-    with pytest.warns(RuntimeWarning, match="dropped 1 component"):
+    with pytest.warns(RuntimeWarning, match=r"dropped 1 component.*linearly dependent\); kept 3 of 4\."):
         transform, inverse = pca_sphere(dependent)
     z = transform(dependent)
     assert z.shape == (len(data), 3)
@@ -229,6 +229,17 @@ def test_pca_sphere_drops_dependent_column_with_warning(data, jitter):
     np.testing.assert_allclose(covariance(z), np.eye(3), atol=1e-8)
     # The data lie in the kept subspace (up to the jitter), so the projection returns them.
     np.testing.assert_allclose(inverse(z), dependent, rtol=1e-8, atol=1e-7 + 10 * jitter)
+
+
+def test_pca_sphere_larger_floor_says_what_it_kept_without_claiming_dependence(data):
+    eigenvalues = np.linalg.eigvalsh(covariance(data))
+    floor = 1.01 * eigenvalues[0] / eigenvalues[-1]  # just above the smallest: drops exactly one
+    with pytest.warns(RuntimeWarning) as record:
+        transform, _ = pca_sphere(data, relative_floor=floor)
+    message = str(record[0].message)
+    assert f"dropped 1 component(s) whose covariance eigenvalue is below {floor:g} times the largest" in message
+    assert "linearly dependent" not in message and message.endswith(f"kept {data.shape[1] - 1} of {data.shape[1]}.")
+    assert transform(data).shape == (len(data), data.shape[1] - 1)
 
 
 def test_pca_sphere_full_rank_does_not_warn(data):
