@@ -93,6 +93,34 @@ def section_markdown(section: dict, level: int = 3) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def section(title: str, rows: list[dict], notes: list[str], raw, tables: list[str] = ()) -> dict:
+    """One benchmark section: its title, rows, notes, the raw figures for the JSON, and optional
+    markdown ``tables`` shown after the notes."""
+    out = {"title": title, "rows": rows, "notes": notes}
+    if tables:
+        out["extra_markdown"] = list(tables)
+    out["raw"] = raw
+    return out
+
+
+def result_markdown(result: dict, level: int, what: str) -> str:
+    """Render a script's result (title, sections, seconds) as markdown; ``what`` names the script's
+    benchmarks in the closing line, e.g. "Library"."""
+    parts = [f"{'#' * level} {result['title']}", ""]
+    for one in result["sections"]:
+        parts.append(section_markdown(one, level + 1))
+    parts.append(f"*{what} benchmarks ran in {result['seconds']:.1f} s.*\n")
+    return "\n".join(parts)
+
+
+def report(result: dict, markdown: str, json_name: str) -> int:
+    """Print a script's ``markdown``, write its ``result`` to ``_build/bench/<json_name>``, say where; exit status 0."""
+    print(markdown)
+    path = write_json(result, json_name)
+    print(f"JSON written to {path}", file=sys.stderr)
+    return 0
+
+
 def write_json(data, name: str) -> Path:
     """Write ``data`` as JSON to ``_build/bench/<name>`` (creating the folder)."""
     OUT_DIR.mkdir(parents=True, exist_ok=True)

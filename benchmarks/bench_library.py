@@ -32,13 +32,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import autograd
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import best_time, fmt_time, row, section_markdown, write_json  # noqa: E402
+from _common import best_time, fmt_time, report, result_markdown, row, section  # noqa: E402
 
 from mlrefined_lib import costs, optimizers, plotting  # noqa: E402
 
@@ -81,6 +82,50 @@ def _max_rel_diff(a, b) -> float:
     return float(np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-300)))
 
 
+@dataclass
+class _GridTiming:
+    """``cost_grid`` on a GRID × GRID grid against the per-point loop, for sections a and b."""
+
+    points: np.ndarray  # the grid points, row-major
+    t_grid: float  # best time of cost_grid
+    t_loop: float  # loop time scaled to all points
+    t_subset: float  # loop time on the subset
+    subset: np.ndarray  # the grid points the loop was timed on
+    agree: float  # max relative difference of the two on the subset
+
+    @property
+    def ratio(self) -> float:
+        """Speed-up of cost_grid over the loop."""
+        return self.t_loop / self.t_grid
+
+    def loop_row(self) -> dict:
+        scale = len(self.points) / len(self.subset)
+        return row(f"Python loop of g(w), 40,000 points (timed on {len(self.subset):,}, scaled ×{scale:.0f})",
+                   self.t_loop, fmt_time(self.t_loop))
+
+    def agree_row(self) -> dict:
+        return row("max relative difference, cost_grid vs loop (sanity)", self.agree, f"{self.agree:.1e}")
+
+    def raw(self) -> dict:
+        return {"t_cost_grid": self.t_grid, "t_loop_scaled": self.t_loop, "t_loop_subset": self.t_subset,
+                "ratio": self.ratio}
+
+
+def _time_grid_and_loop(g, w0_range, w1_range, grid_repeats: int) -> _GridTiming:
+    """Time ``plotting.cost_grid`` and the per-point loop of ``g`` on the same grid; compare their values."""
+    points = _grid_points(w0_range, w1_range)
+    grid_out = {}
+
+    def grid():
+        grid_out["v"] = plotting.cost_grid(g, w0_range, w1_range, GRID)[2]
+
+    t_grid = best_time(grid, repeats=grid_repeats)
+    t_loop, t_subset, subset, loop_values = _loop_time(g, points)
+    stride = len(points) // LOOP_SUBSET
+    agree = _max_rel_diff(grid_out["v"].ravel()[::stride][:LOOP_SUBSET], loop_values)
+    return _GridTiming(points, t_grid, t_loop, t_subset, subset, agree)
+
+
 # ---------------------------------------------------------------------------
 # a. least squares contour grid
 # ---------------------------------------------------------------------------
@@ -91,18 +136,8 @@ def bench_least_squares_grid(rng) -> dict:
     y = 1.0 + 3.0 * x[:, 0] + 0.5 * rng.normal(size=P_CONTOUR)
     g = costs.least_squares(x, y)
     w0_range, w1_range = (-4.0, 6.0), (-2.0, 8.0)
-    points = _grid_points(w0_range, w1_range)
-
-    grid_out = {}
-
-    def grid():
-        grid_out["v"] = plotting.cost_grid(g, w0_range, w1_range, GRID)[2]
-
-    t_grid = best_time(grid, repeats=5)
-    t_loop, t_subset, subset, loop_values = _loop_time(g, points)
-    ratio = t_loop / t_grid
-    stride = len(points) // LOOP_SUBSET
-    agree = _max_rel_diff(grid_out["v"].ravel()[::stride][:LOOP_SUBSET], loop_values)
+    timing = _time_grid_and_loop(g, w0_range, w1_range, grid_repeats=5)
+    points, t_grid, t_subset, subset, ratio = timing.points, timing.t_grid, timing.t_subset, timing.subset, timing.ratio
 
     # Plain NumPy broadcasting over grid × data, chunked: O(grid × P) work.
     xs, ys = x[:, 0], y
@@ -159,11 +194,7 @@ def bench_least_squares_grid(rng) -> dict:
         )
     rows = [
         row("cost_grid (g.batch, moment formula), 200×200", t_grid, fmt_time(t_grid)),
-        row(
-            f"Python loop of g(w), 40,000 points (timed on {len(subset):,}, scaled ×{len(points) / len(subset):.0f})",
-            t_loop,
-            fmt_time(t_loop),
-        ),
+        timing.loop_row(),
         row("speed-up of cost_grid over the loop", ratio, f"{ratio:,.0f}×", f"≥ {LS_TARGET:.0f}×", met, why),
         row(
             f"NumPy broadcasting grid × data, {big_chunk // P_CONTOUR:,}-row chunks, fresh temporaries "
@@ -187,7 +218,7 @@ def bench_least_squares_grid(rng) -> dict:
             ns_bandwidth_floor,
             f"{ns_bandwidth_floor:.2f} ns/element",
         ),
-        row("max relative difference, cost_grid vs loop (sanity)", agree, f"{agree:.1e}"),
+        timing.agree_row(),
     ]
     notes = [
         f"Data: P = {P_CONTOUR:,} one-input points, seed {SEED}; grid w0 ∈ {w0_range}, w1 ∈ {w1_range}.",
@@ -211,27 +242,20 @@ def bench_least_squares_grid(rng) -> dict:
         f"It is not the fix: whatever the chunking it does P = {P_CONTOUR:,} times the work of the moment formula "
         f"(O(grid × P) against O(grid)), and its best variant is still {t_best_brute / t_grid:,.0f}× slower than cost_grid.",
     ]
-    return {
-        "title": "a. Contour grid, least squares (200×200 grid, P = 1,000)",
-        "rows": rows,
-        "notes": notes,
-        "raw": {
-            "t_cost_grid": t_grid,
-            "t_loop_scaled": t_loop,
-            "t_loop_subset": t_subset,
-            "loop_subset": len(subset),
-            "ratio": ratio,
-            "t_broadcast_big_chunk": t_brute_big,
-            "t_broadcast_big_chunk_reused_buffer": t_brute_reuse,
-            "t_broadcast_small_chunk": t_brute_small,
-            "ns_per_element_big_chunk": ns_big,
-            "ns_per_element_big_chunk_reused_buffer": ns_reuse,
-            "ns_per_element_small_chunk": ns_small,
-            "ns_per_element_bandwidth_floor": ns_bandwidth_floor,
-            "stream_add_GBps": stream_gbs,
-            "max_rel_diff": agree,
-        },
+    raw = {
+        **timing.raw(),
+        "loop_subset": len(subset),
+        "t_broadcast_big_chunk": t_brute_big,
+        "t_broadcast_big_chunk_reused_buffer": t_brute_reuse,
+        "t_broadcast_small_chunk": t_brute_small,
+        "ns_per_element_big_chunk": ns_big,
+        "ns_per_element_big_chunk_reused_buffer": ns_reuse,
+        "ns_per_element_small_chunk": ns_small,
+        "ns_per_element_bandwidth_floor": ns_bandwidth_floor,
+        "stream_add_GBps": stream_gbs,
+        "max_rel_diff": timing.agree,
     }
+    return section("a. Contour grid, least squares (200×200 grid, P = 1,000)", rows, notes, raw)
 
 
 # ---------------------------------------------------------------------------
@@ -244,18 +268,8 @@ def bench_softmax_grid(rng) -> dict:
     y = np.where(0.5 + 4.0 * x[:, 0] + rng.normal(size=P_CONTOUR) > 0, 1.0, -1.0)
     g = costs.softmax(x, y)
     w0_range, w1_range = (-5.0, 5.0), (-5.0, 15.0)
-    points = _grid_points(w0_range, w1_range)
-
-    grid_out = {}
-
-    def grid():
-        grid_out["v"] = plotting.cost_grid(g, w0_range, w1_range, GRID)[2]
-
-    t_grid = best_time(grid, repeats=3)
-    t_loop, t_subset, subset, loop_values = _loop_time(g, points)
-    stride = len(points) // LOOP_SUBSET
-    agree = _max_rel_diff(grid_out["v"].ravel()[::stride][:LOOP_SUBSET], loop_values)
-    ratio = t_loop / t_grid
+    timing = _time_grid_and_loop(g, w0_range, w1_range, grid_repeats=3)
+    points, t_grid, t_subset, subset, ratio = timing.points, timing.t_grid, timing.t_subset, timing.subset, timing.ratio
     elements = GRID_POINTS * P_CONTOUR
     ns_grid = t_grid / elements * 1e9
     ns_loop = t_subset / (len(subset) * P_CONTOUR) * 1e9
@@ -321,11 +335,7 @@ def bench_softmax_grid(rng) -> dict:
 
     rows = [
         row("cost_grid (g.batch, chunked logaddexp), 200×200", t_grid, fmt_time(t_grid)),
-        row(
-            f"Python loop of g(w), 40,000 points (timed on {len(subset):,}, scaled ×{len(points) / len(subset):.0f})",
-            t_loop,
-            fmt_time(t_loop),
-        ),
+        timing.loop_row(),
         row("speed-up of cost_grid over the loop", ratio, f"{ratio:,.1f}×"),
         row("cost_grid time per (grid point × data point)", ns_grid, f"{ns_grid:.1f} ns"),
         row("loop time per (grid point × data point)", ns_loop, f"{ns_loop:.1f} ns"),
@@ -347,7 +357,7 @@ def bench_softmax_grid(rng) -> dict:
             t_in_place,
             f"{fmt_time(t_in_place)} ({ns_in_place:.1f} ns/element; cost_grid ÷ this = {t_grid / t_in_place:.1f}×)",
         ),
-        row("max relative difference, cost_grid vs loop (sanity)", agree, f"{agree:.1e}"),
+        timing.agree_row(),
     ]
     notes = [
         f"Data: P = {P_CONTOUR:,} one-input points with ±1 labels, seed {SEED}; grid w0 ∈ {w0_range}, w1 ∈ {w1_range}.",
@@ -376,28 +386,21 @@ def bench_softmax_grid(rng) -> dict:
             "a cheaper formula, float32, or more cores."
         ),
     ]
-    return {
-        "title": "b. Contour grid, two-class softmax (200×200 grid, P = 1,000)",
-        "rows": rows,
-        "notes": notes,
-        "raw": {
-            "t_cost_grid": t_grid,
-            "t_loop_scaled": t_loop,
-            "t_loop_subset": t_subset,
-            "ratio": ratio,
-            "ns_per_element_cost_grid": ns_grid,
-            "ns_per_element_loop": ns_loop,
-            "ns_per_element_exp_log_floor": ns_floor,
-            "ns_per_element_logaddexp": ns_lae,
-            "ratio_to_floor": ns_grid / ns_floor,
-            "breakdown_ns_per_element": breakdown_ns,
-            "t_in_place_sketch": t_in_place,
-            "ns_per_element_in_place_sketch": ns_in_place,
-            "t_library_formula_small_chunks": t_small_chunks,
-            "ns_per_element_library_formula_small_chunks": ns_small_chunks,
-            "max_rel_diff": agree,
-        },
+    raw = {
+        **timing.raw(),
+        "ns_per_element_cost_grid": ns_grid,
+        "ns_per_element_loop": ns_loop,
+        "ns_per_element_exp_log_floor": ns_floor,
+        "ns_per_element_logaddexp": ns_lae,
+        "ratio_to_floor": ns_grid / ns_floor,
+        "breakdown_ns_per_element": breakdown_ns,
+        "t_in_place_sketch": t_in_place,
+        "ns_per_element_in_place_sketch": ns_in_place,
+        "t_library_formula_small_chunks": t_small_chunks,
+        "ns_per_element_library_formula_small_chunks": ns_small_chunks,
+        "max_rel_diff": timing.agree,
     }
+    return section("b. Contour grid, two-class softmax (200×200 grid, P = 1,000)", rows, notes, raw)
 
 
 # ---------------------------------------------------------------------------
@@ -471,22 +474,18 @@ def bench_gradient_descent(rng) -> dict:
         f"g(w) {fmt_time(t_cost)} + g.gradient(w) {fmt_time(t_grad)} = {fmt_time(t_cost + t_grad)} of the "
         f"{fmt_time(t_lib)} step, against {fmt_time(t_hand)} for the hand-written step.",
     ]
-    return {
-        "title": f"c. gradient_descent per step (least squares, P = {P_GD:,}, N = {N_GD})",
-        "rows": rows,
-        "notes": notes,
-        "raw": {
-            "t_step_library": t_lib,
-            "t_step_by_hand": t_hand,
-            "t_step_autograd": t_ag,
-            "ratio": ratio,
-            "autograd_over_analytic": t_ag / t_lib,
-            "t_cost_call": t_cost,
-            "t_gradient_call": t_grad,
-            "t_matvec": t_matvec,
-            "max_abs_weight_diff": agree,
-        },
+    raw = {
+        "t_step_library": t_lib,
+        "t_step_by_hand": t_hand,
+        "t_step_autograd": t_ag,
+        "ratio": ratio,
+        "autograd_over_analytic": t_ag / t_lib,
+        "t_cost_call": t_cost,
+        "t_gradient_call": t_grad,
+        "t_matvec": t_matvec,
+        "max_abs_weight_diff": agree,
     }
+    return section(f"c. gradient_descent per step (least squares, P = {P_GD:,}, N = {N_GD})", rows, notes, raw)
 
 
 # ---------------------------------------------------------------------------
@@ -557,13 +556,9 @@ def bench_boost(rng) -> dict:
         "Least squares solves every one-weight problem in closed form (one XᵀR product per round); the softmax "
         "runs a one-dimensional Newton iteration for every remaining feature, so it costs more per round.",
     ]
-    return {
-        "title": title,
-        "rows": rows,
-        "notes": notes,
-        "raw": {"t_softmax_cancer": t_soft, "t_least_squares_diabetes": t_ls, "rounds": BOOST_ROUNDS,
-                "order_softmax": soft.order.tolist(), "order_least_squares": ls.order.tolist()},
-    }
+    raw = {"t_softmax_cancer": t_soft, "t_least_squares_diabetes": t_ls, "rounds": BOOST_ROUNDS,
+           "order_softmax": soft.order.tolist(), "order_least_squares": ls.order.tolist()}
+    return section(title, rows, notes, raw)
 
 
 # ---------------------------------------------------------------------------
@@ -641,15 +636,11 @@ def bench_l1_path(rng) -> dict:
         "a duality-gap test scaled by its tol, default 1e-4), so the default-tolerance difference mostly measures lasso_path's looser "
         "stopping; the tol 1e-10 row shows the two agree when both are run tight.",
     ]
-    return {
-        "title": title,
-        "rows": rows,
-        "notes": notes,
-        "raw": {"t_l1_path": t_lib, "t_lasso_path_default": t_sk, "t_lasso_path_tight": t_tight,
-                "ratio_default": t_lib / t_sk, "ratio_tight": t_lib / t_tight, "lambda_max": lam_max,
-                "max_abs_weight_diff_default": diff, "max_abs_weight_diff_tight": diff_tight,
-                "total_iterations": int(np.sum(iterations)) if iterations is not None else None},
-    }
+    raw = {"t_l1_path": t_lib, "t_lasso_path_default": t_sk, "t_lasso_path_tight": t_tight,
+           "ratio_default": t_lib / t_sk, "ratio_tight": t_lib / t_tight, "lambda_max": lam_max,
+           "max_abs_weight_diff_default": diff, "max_abs_weight_diff_tight": diff_tight,
+           "total_iterations": int(np.sum(iterations)) if iterations is not None else None}
+    return section(title, rows, notes, raw)
 
 
 
@@ -712,8 +703,8 @@ def bench_edge_features(rng) -> dict:
         "instead of being centred on it) and normalizes blocks the same way (L2); the features themselves are "
         "compared in tests/lib/test_hog_crosscheck.py, here only the time.",
     ]
-    return {"title": title, "rows": rows, "notes": notes,
-            "raw": {"t_edge_histogram": t_global, "t_local_7": t_local7, "t_local_4": t_local4, "t_epoch": t_epoch}}
+    raw = {"t_edge_histogram": t_global, "t_local_7": t_local7, "t_local_4": t_local4, "t_epoch": t_epoch}
+    return section(title, rows, notes, raw)
 
 
 def bench_smote(rng) -> dict:
@@ -741,7 +732,7 @@ def bench_smote(rng) -> dict:
              "within a minority class at once (time and memory quadratic in that class's size); imbalanced-learn "
              "uses a neighbour index, which should win once minority classes grow large. Compare the rows above "
              "for which was faster at these sizes."]
-    return {"title": title, "rows": rows, "notes": notes, "raw": raw}
+    return section(title, rows, notes, raw)
 
 
 def run() -> dict:
@@ -756,11 +747,7 @@ def run() -> dict:
 
 
 def to_markdown(result: dict, level: int = 2) -> str:
-    parts = [f"{'#' * level} {result['title']}", ""]
-    for section in result["sections"]:
-        parts.append(section_markdown(section, level + 1))
-    parts.append(f"*Library benchmarks ran in {result['seconds']:.1f} s.*\n")
-    return "\n".join(parts)
+    return result_markdown(result, level, "Library")
 
 
 def main(argv=None) -> int:
@@ -768,10 +755,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", default="library.json", help="file name under _build/bench/ (default: library.json)")
     args = parser.parse_args(argv)
     result = run()
-    print(to_markdown(result))
-    path = write_json(result, args.json)
-    print(f"JSON written to {path}", file=sys.stderr)
-    return 0
+    return report(result, to_markdown(result), args.json)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, bookfiles, fmt_time, row, section_markdown, write_json  # noqa: E402
+from _common import ROOT, bookfiles, fmt_time, report, result_markdown, row, section  # noqa: E402
 
 KB = 1024
 MB = 1024 * KB
@@ -261,13 +261,8 @@ def execution_section(results: list[dict]) -> dict:
         "The load average beside each notebook shows whether other work shared the CPU during its run (a load "
         "above the core count means the wall time is inflated).",
     ]
-    return {
-        "title": "a. Execution time and peak memory per chapter notebook",
-        "rows": rows,
-        "notes": notes,
-        "extra_markdown": ["\n".join(detail)],
-        "raw": [{k: v for k, v in r.items() if not k.startswith("_")} for r in results],
-    }
+    raw = [{k: v for k, v in r.items() if not k.startswith("_")} for r in results]
+    return section("a. Execution time and peak memory per chapter notebook", rows, notes, raw, ["\n".join(detail)])
 
 
 # ---------------------------------------------------------------------------
@@ -411,13 +406,7 @@ def frames_section(records: list[dict], html_root: Path, root: Path = ROOT) -> d
         "counts. KB = 1,024 bytes. Budget (DESIGN.md): ≤ 3 MB per page (checked in the book build section), "
         "slider frames small.",
     ]
-    return {
-        "title": "b. Slider frames per chapter page",
-        "rows": rows,
-        "notes": notes,
-        "extra_markdown": ["\n".join(table)],
-        "raw": records,
-    }
+    return section("b. Slider frames per chapter page", rows, notes, records, ["\n".join(table)])
 
 
 # ---------------------------------------------------------------------------
@@ -454,11 +443,7 @@ def run(execute: bool = True, notebooks: list[Path] | None = None, html_root: Pa
 
 
 def to_markdown(result: dict, level: int = 2) -> str:
-    parts = [f"{'#' * level} {result['title']}", ""]
-    for section in result["sections"]:
-        parts.append(section_markdown(section, level + 1))
-    parts.append(f"*Notebook benchmarks ran in {result['seconds']:.1f} s.*\n")
-    return "\n".join(parts)
+    return result_markdown(result, level, "Notebook")
 
 
 def main(argv=None) -> int:
@@ -469,10 +454,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     notebooks = [p.resolve() for p in args.notebooks] or None
     result = run(execute=not args.frames_only, notebooks=notebooks)
-    print(to_markdown(result))
-    path = write_json(result, args.json)
-    print(f"JSON written to {path}", file=sys.stderr)
-    return 0
+    return report(result, to_markdown(result), args.json)
 
 
 if __name__ == "__main__":

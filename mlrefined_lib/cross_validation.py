@@ -21,6 +21,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -47,6 +48,31 @@ Folds = list[tuple[np.ndarray, np.ndarray]]
 def _standard_error(values: np.ndarray) -> float:
     """Sample standard deviation (ddof = 1) of k values divided by √k."""
     return float(np.std(values, ddof=1) / np.sqrt(len(values)))
+
+
+class _PerFoldSummary:
+    """The mean and standard error of one value per fold, shared by the result classes below.
+
+    A subclass names the attribute that holds its per-fold values in ``_per_fold``.
+    """
+
+    _per_fold: ClassVar[str]
+
+    def _fold_values(self) -> np.ndarray:
+        return getattr(self, self._per_fold)
+
+    def _fold_mean(self) -> float:
+        return float(np.mean(self._fold_values()))
+
+    @property
+    def standard_error(self) -> float:
+        """Sample standard deviation of the per-fold values (ddof = 1) over √k."""
+        return _standard_error(self._fold_values())
+
+    def _summary(self, what: str) -> str:
+        """``"k folds: <what> mean ± standard error (standard error)"``, the start of a repr."""
+        return (f"{len(self._fold_values())} folds: {what} {self._fold_mean():.4f} "
+                f"± {self.standard_error:.4f} (standard error)")
 
 
 def _check_callables(**functions) -> None:
@@ -269,7 +295,7 @@ def _check_folds(folds, num_points: int) -> Folds:
 
 
 @dataclass
-class CrossValidationResult:
+class CrossValidationResult(_PerFoldSummary):
     """The validation error of each fold of a cross-validation (chapter 5).
 
     Attributes
@@ -283,22 +309,15 @@ class CrossValidationResult:
     """
 
     scores: np.ndarray
+    _per_fold: ClassVar[str] = "scores"
 
     @property
     def mean(self) -> float:
         """Mean of the fold scores."""
-        return float(np.mean(self.scores))
-
-    @property
-    def standard_error(self) -> float:
-        """Sample standard deviation of the fold scores (ddof = 1) over √k."""
-        return _standard_error(self.scores)
+        return self._fold_mean()
 
     def __repr__(self) -> str:
-        return (
-            f"CrossValidationResult({len(self.scores)} folds: mean {self.mean:.4f} "
-            f"± {self.standard_error:.4f} (standard error))"
-        )
+        return f"CrossValidationResult({self._summary('mean')})"
 
 
 def _score(model, error: Callable, x_val: np.ndarray, y_val: np.ndarray, where: str) -> float:
@@ -590,12 +609,8 @@ def nested_cross_validate(
 
     Parameters
     ----------
-    fit_for : callable
-        ``fit_for(param) -> fit``, where ``fit(x, y) -> model``.
-    error : callable
-        ``error(model, x, y) -> float``; lower is better.
-    x : array of shape (P, N)
-    y : array of shape (P,)
+    fit_for, error, x, y
+        As for :func:`grid_search`.
     params : sequence
         Parameter values to choose from.
     outer_folds : list of (train_indices, validation_indices)
@@ -659,7 +674,7 @@ def nested_cross_validate(
 
 
 @dataclass
-class PairedComparison:
+class PairedComparison(_PerFoldSummary):
     """Two models cross-validated on the same folds, compared fold by fold (chapter 5).
 
     Attributes
@@ -683,21 +698,16 @@ class PairedComparison:
     differences: np.ndarray
     interval: tuple
     n_bootstrap: int
+    _per_fold: ClassVar[str] = "differences"
 
     @property
     def mean_difference(self) -> float:
         """Mean of the per-fold differences (a − b)."""
-        return float(np.mean(self.differences))
-
-    @property
-    def standard_error(self) -> float:
-        """Sample standard deviation of the differences (ddof = 1) over √k."""
-        return _standard_error(self.differences)
+        return self._fold_mean()
 
     def __repr__(self) -> str:
         return (
-            f"PairedComparison({len(self.differences)} folds: mean difference (a - b) {self.mean_difference:.4f} "
-            f"± {self.standard_error:.4f} (standard error), 95% bootstrap interval "
+            f"PairedComparison({self._summary('mean difference (a - b)')}, 95% bootstrap interval "
             f"[{self.interval[0]:.4f}, {self.interval[1]:.4f}])"
         )
 

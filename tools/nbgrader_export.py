@@ -207,12 +207,8 @@ def nbgrader_notebook(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
                 cell.metadata["nbgrader"] = nbgrader_meta(unique(f"check-{current}"), solution=False, grade=True,
                                                           locked=True, points=exercises[current]["code_points"])
                 cell.source = graded_check_source(cell.source)
-            cell.outputs = []
-            cell.execution_count = None
         cells.append(cell)
-    notebook.cells = cells
-    notebook.metadata.pop("widgets", None)
-    return notebook
+    return student_edition.with_cleared_cells(notebook, cells)
 
 
 # ------------------------------------------------------------ exercise notebooks

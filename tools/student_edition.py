@@ -81,9 +81,20 @@ def student_notebook(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
                 cell.metadata["tags"] = tags
             else:
                 cell.metadata.pop("tags", None)
+        cells.append(cell)
+    return with_cleared_cells(notebook, cells)
+
+
+def with_cleared_cells(notebook: nbformat.NotebookNode, cells: list) -> nbformat.NotebookNode:
+    """``notebook`` with ``cells`` as its cells, every code cell's outputs and execution count cleared and
+    the stored widget state dropped (changed in place and returned).
+
+    The last step of both editions, this one and the nbgrader course (``tools/nbgrader_export.py``).
+    """
+    for cell in cells:
+        if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
-        cells.append(cell)
     notebook.cells = cells
     notebook.metadata.pop("widgets", None)
     return notebook

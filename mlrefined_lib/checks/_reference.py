@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NoReturn
 
 import numpy as np
 
@@ -48,6 +49,19 @@ def _raise_known_mistake(got, hints, prefix: str, *, rtol: float, atol: float) -
     for wrong, hint in hints:
         if np.allclose(got, wrong, rtol=rtol, atol=atol):
             raise CheckFailed(f"{prefix}: {hint}")
+
+
+def _raise_wrong_values(got, expected, hints, what: str, advice: str, *, rtol: float, atol: float) -> NoReturn:
+    """Raise CheckFailed for an array answer that is not ``expected``.
+
+    The message is the hint of the first typical mistake in ``hints`` that ``got`` matches;
+    failing that, what came back and what was expected (rounded, with the entry that differs
+    most), then ``advice``. ``what`` names the call, as in ``"sgd_epoch"``.
+    """
+    _raise_known_mistake(got, hints, f"{what} is not right", rtol=rtol, atol=atol)
+    worst = int(np.argmax(np.abs(got - expected)))
+    raise CheckFailed(f"{what} returned {np.round(got, 4).tolist()}; expected {np.round(expected, 4).tolist()} "
+                      f"(entry {worst} differs most). {advice}")
 
 
 @graded

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 from ._grading import CheckFailed, graded
-from ._reference import _as_array, _call, _raise_known_mistake
+from ._reference import _as_array, _call, _raise_wrong_values
 
 __all__ = ["check_sgd_epoch", "check_minibatches"]
 
@@ -63,11 +63,8 @@ def check_sgd_epoch(student: Callable) -> None:
             (_reference_sgd_epoch(x, y, w, alpha, order, bias=False),
              "the bias w[0] did not move; its part of the gradient is 2 (model − y) times 1."),
         ]
-        _raise_known_mistake(got, hints, f"sgd_epoch is not right", rtol=1e-8, atol=1e-10)
-        worst = int(np.argmax(np.abs(got - expected)))
-        raise CheckFailed(f"sgd_epoch returned {np.round(got, 4)} but one epoch should give {np.round(expected, 4)} "
-                          f"(entry {worst} differs most). Update w after every single point, with that point's "
-                          "gradient, before moving on to the next point.")
+        _raise_wrong_values(got, expected, hints, "sgd_epoch", "Update w after every single point, with that "
+                            "point's gradient, before moving on to the next point.", rtol=1e-8, atol=1e-10)
     print("Correct: your epoch matches a reference loop on two random problems.")
 
 

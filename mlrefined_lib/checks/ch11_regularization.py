@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 from ._grading import CheckFailed, graded
-from ._reference import _as_array, _call, _raise_known_mistake
+from ._reference import _as_array, _call, _raise_wrong_values
 
 __all__ = ["check_l1_proximal_step", "check_ridge_mean_form", "check_pick_lambda"]
 
@@ -78,10 +78,8 @@ def check_ridge_mean_form(student: Callable) -> None:
             (solve(x_ext.T @ x_ext / 37 + lam / 2 * penalty, x_ext.T @ y / 37),
              "the penalty is half as strong as it should be: the gradient of λ‖w‖² is 2λw, like the 2/P of the cost."),
         ]
-        _raise_known_mistake(got, hints, f"ridge_mean_form with lam = {lam} is not right", rtol=1e-6, atol=1e-8)
-        raise CheckFailed(f"ridge_mean_form with lam = {lam} returned {np.round(got, 4).tolist()}; expected "
-                          f"{np.round(expected, 4).tolist()}. Set the gradient (2/P)X̃ᵀ(X̃w − y) + 2λAw to zero "
-                          "and solve for w.")
+        _raise_wrong_values(got, expected, hints, f"ridge_mean_form with lam = {lam}", "Set the gradient "
+                            "(2/P)X̃ᵀ(X̃w − y) + 2λAw to zero and solve for w.", rtol=1e-6, atol=1e-8)
     print("Correct: your weights minimize the mean cost plus λ‖w[1:]‖² for both values of λ.")
 
 

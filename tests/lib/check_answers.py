@@ -1,5 +1,5 @@
 """Right answers to every exercise check (one per check, in chapter order), for the contract test
-(test_checks_contract.py) and the tests of the checks' hints (test_checks_hints_*.py).
+(test_checks_contract.py) and the tests of the checks' hints (test_checks_hints.py).
 
 Each is written independently of the check's own reference; several use the library where the
 exercise allows it.

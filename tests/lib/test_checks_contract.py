@@ -5,7 +5,7 @@ the "not written yet" message; something that is not a function gets "should be 
 answer of the wrong shape or type gets a message that says so; a known-wrong answer raises
 CheckFailed with its hint; a right answer (tests/lib/check_answers.py) prints "Correct". A check
 added without an entry in CONTRACT fails ``test_every_check_has_a_contract``. The hints for the
-other typical mistakes are tested in test_checks_hints_*.py.
+other typical mistakes are tested in test_checks_hints.py.
 """
 
 from __future__ import annotations

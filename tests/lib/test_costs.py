@@ -9,15 +9,9 @@ import numpy as np
 import pytest
 
 from mlrefined_lib import costs
-from mlrefined_lib.costs import (
-    cross_entropy,
-    least_absolute_deviations,
-    least_squares,
-    misclassifications,
-    model,
-    multiclass_softmax,
-    softmax,
-)
+from mlrefined_lib.costs import (cross_entropy, least_absolute_deviations, least_squares, misclassifications, model,
+                                 multiclass_softmax, softmax)
+from regression_data import noisy_linear
 
 P, N, K = 37, 3, 4
 
@@ -31,9 +25,7 @@ def rng():
 
 
 def regression_data(rng):
-    x = rng.normal(size=(P, N))
-    y = 0.7 + x @ np.array([1.5, -2.0, 0.3]) + 0.4 * rng.normal(size=P)
-    return x, y
+    return noisy_linear(rng, P, [1.5, -2.0, 0.3], bias=0.7, noise=0.4)
 
 
 def pm_labels(rng, x):
@@ -50,6 +42,11 @@ def multiclass_labels(rng, x):
 
 def ref_model(x, w):
     return w[0] + x @ w[1:]
+
+
+def ref_class_scores(x, w, p):
+    """The K scores of point p, one linear model per class (column of w), written as a loop."""
+    return [w[0, k] + x[p] @ w[1:, k] for k in range(w.shape[1])]
 
 
 def central_differences(f, w, h=1e-6):
@@ -131,7 +128,7 @@ def test_multiclass_softmax_direct_formula(rng):
     w = rng.normal(size=(N + 1, K))
     total = 0.0
     for p in range(P):
-        scores = [w[0, k] + x[p] @ w[1:, k] for k in range(K)]
+        scores = ref_class_scores(x, w, p)
         total += np.log(np.sum(np.exp(scores))) - scores[int(y[p])]
     assert multiclass_softmax(x, y)(w) == pytest.approx(total / P, rel=1e-12)
 
@@ -309,7 +306,7 @@ def test_misclassifications_multiclass(rng):
     w = rng.normal(size=(N + 1, K))
     expected = 0
     for p in range(P):
-        scores = [w[0, k] + x[p] @ w[1:, k] for k in range(K)]
+        scores = ref_class_scores(x, w, p)
         expected += int(max(range(K), key=lambda k: scores[k]) != y[p])
     assert misclassifications(x, y)(w) == expected
 

@@ -1,21 +1,10 @@
 """Tests of mlrefined_lib.figures.classification_costs (chapter 3's figures), Agg backend."""
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
 from mlrefined_lib import class_probabilities, cross_entropy, misclassifications
 from mlrefined_lib.figures import classification_costs as figures
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture

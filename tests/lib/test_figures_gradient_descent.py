@@ -1,20 +1,10 @@
 """Tests of mlrefined_lib.figures.gradient_descent (chapter 1's figures), Agg backend."""
 
 import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
 from mlrefined_lib.figures import gradient_descent as figures
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture

@@ -1,22 +1,12 @@
 """Tests of mlrefined_lib.figures.histogram_features (chapter 6), Agg backend."""
 
 import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.collections import LineCollection, QuadMesh
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from matplotlib.collections import LineCollection, QuadMesh  # noqa: E402
-
-from mlrefined_lib.figures import histogram_features as figures  # noqa: E402
-from mlrefined_lib.histograms import edge_maps, spectrogram  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
+from mlrefined_lib.figures import histogram_features as figures
+from mlrefined_lib.histograms import edge_maps, spectrogram
 
 
 def plot_axes(fig):

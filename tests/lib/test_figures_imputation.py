@@ -2,20 +2,9 @@
 
 from types import SimpleNamespace
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-from mlrefined_lib.figures import imputation as figures  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
+from mlrefined_lib.figures import imputation as figures
 
 
 def test_mean_fill_histograms_stacks_the_filled_entries():

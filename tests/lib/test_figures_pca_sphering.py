@@ -1,22 +1,11 @@
 """Tests of mlrefined_lib.figures.pca_sphering (chapter 9), Agg backend."""
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
 from mlrefined_lib.costs import least_squares
 from mlrefined_lib.figures import pca_sphering as figures
 from mlrefined_lib.optimizers import gradient_descent
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture

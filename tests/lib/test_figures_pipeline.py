@@ -1,20 +1,9 @@
 """Tests of mlrefined_lib.figures.pipeline (chapter 12, Agg backend)."""
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
-
-from mlrefined_lib.figures import pipeline as figures  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
+from mlrefined_lib.figures import pipeline as figures
 
 
 def test_hourly_cycles_draws_both_means():

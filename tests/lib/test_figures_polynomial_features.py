@@ -2,26 +2,16 @@
 
 from types import SimpleNamespace
 
-import matplotlib
+import numpy as np
+import pytest
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-from mlrefined_lib.figures import polynomial_features as figures  # noqa: E402
+from mlrefined_lib.figures import polynomial_features as figures
 
 GRID = np.linspace(-3, 3, 7)
 TRUE = 0.5 * GRID**2
 TRAIN = (np.array([-1.0, 0.0, 1.0]), np.array([1.0, 0.2, 1.4]))
 VAL = (np.array([-2.0, 2.0]), np.array([2.1, 2.2]))
 LIMITS = ((-3.2, 3.2), (-2.0, 13.0))
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def test_fits_by_degree_draws_data_and_fits():

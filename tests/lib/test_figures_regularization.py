@@ -2,21 +2,11 @@
 
 from types import SimpleNamespace
 
-import matplotlib
+import numpy as np
+import pytest
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-from mlrefined_lib import plotting  # noqa: E402
-from mlrefined_lib.figures import regularization as figures  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
+from mlrefined_lib import plotting
+from mlrefined_lib.figures import regularization as figures
 
 
 def test_three_penalties_draws_l0_l1_and_l2():

@@ -1,10 +1,6 @@
 """Tests of mlrefined_lib.figures.standard_normalization (chapter 7), Agg backend."""
 
 import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.collections import LineCollection
@@ -22,12 +18,6 @@ def drawn_path(ax, weights):
         len(c.get_segments()) == len(segments) and np.allclose(np.asarray(c.get_segments()), segments)
         for c in lines
     )
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture

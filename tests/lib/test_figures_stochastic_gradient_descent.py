@@ -1,10 +1,5 @@
 """Tests of mlrefined_lib.figures.stochastic_gradient_descent (chapter 2's figures), Agg backend."""
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
@@ -12,12 +7,6 @@ from mlrefined_lib import least_squares, minibatch_gradient_descent
 from mlrefined_lib.figures import stochastic_gradient_descent as figures
 
 W0_RANGE, W1_RANGE = (-2.0, 4.0), (-1.0, 6.0)
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture

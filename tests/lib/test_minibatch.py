@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
+from regression_data import noisy_linear
 
 from mlrefined_lib.costs import least_squares, misclassifications, multiclass_softmax, softmax
 from mlrefined_lib.optimizers import DivergenceWarning, gradient_descent, minibatch_gradient_descent
@@ -16,10 +17,7 @@ from mlrefined_lib.optimizers import DivergenceWarning, gradient_descent, miniba
 
 @pytest.fixture
 def regression():
-    rng = np.random.default_rng(3)
-    x = rng.normal(size=(50, 3))
-    y = 0.5 + x @ np.array([1.0, -2.0, 0.5]) + 0.1 * rng.normal(size=50)
-    return x, y
+    return noisy_linear(3, 50, [1.0, -2.0, 0.5], bias=0.5, noise=0.1)
 
 
 @pytest.fixture

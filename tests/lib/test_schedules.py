@@ -20,6 +20,7 @@ import warnings
 
 import numpy as np
 import pytest
+from regression_data import noisy_linear
 from sklearn.linear_model import SGDRegressor
 
 from mlrefined_lib import SCHEDULES, MinibatchHistory, learning_schedule
@@ -29,10 +30,7 @@ from mlrefined_lib.optimizers import DivergenceWarning, gradient_descent, miniba
 
 @pytest.fixture
 def regression():
-    rng = np.random.default_rng(7)
-    x = rng.normal(size=(40, 3))
-    y = 1.5 + x @ np.array([2.0, -1.0, 0.5]) + 0.2 * rng.normal(size=40)
-    return x, y
+    return noisy_linear(7, 40, [2.0, -1.0, 0.5], bias=1.5, noise=0.2)
 
 
 def _hand_sgd(x, y, w0, epochs, seed, step_length):
