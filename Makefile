@@ -37,8 +37,8 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 
 venv: $(STAMP)
 
-# MathJax, require.js and the widget manager, served by the book itself, and
-# anywidget's front end, copied from the anywidget that the venv has installed.
+# MathJax and the theme's icons, served by the book itself, and the
+# live widgets' modules, written from mlrefined_lib/static/
 assets: assets/vendor/.stamp
 
 assets/vendor/.stamp: $(STAMP) package.json package-lock.json tools/vendor_assets.py mlrefined_lib/static/*.js

@@ -5,9 +5,8 @@ shows nothing when scripts do not run, or until the widget scripts have
 arrived. For every widget view whose notebook output also carries a PNG (the
 widgets of mlrefined_lib.live put the initial view and its text description
 there), this puts that PNG with its alt text right before the view, as an
-``img.widget-fallback`` like the first frames of the frame sliders
-(_ext/widget_pages.py): a reader without JavaScript keeps it, and
-``book.css`` hides it once the widget manager has drawn the widget. Views are matched by their order
+``img.widget-fallback``: a reader without JavaScript keeps it, and
+``book.css`` hides it once ``assets/widget-loader.js`` has drawn the widget. Views are matched by their order
 in the notebook, not by model id: the build may execute the notebook again,
 which gives the models new ids (when the counts differ, nothing is added).
 """

@@ -2,8 +2,8 @@
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_live_widget.py
 
-Writes a static page like the book's (require.js, html-manager, the vendored
-front end; `python tools/vendor_assets.py` must have run) with chapter 1's widget
+Writes a static page like the book's (the book's loader, assets/widget-loader.js,
+and the vendored modules; `python tools/vendor_assets.py` must have run) with chapter 1's widget
 (one input) and chapter 7's (raw -> standardized blend), serves it on a loopback
 port, and drags the learning-rate and blend controls with Playwright's mouse
 (real pointer events). The widget records, for each input event, the time from
@@ -38,8 +38,7 @@ def write_page(widgets, directory: Path) -> None:
                     for v in data["view_specs"])
     (directory / "index.html").write_text(
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>bench</title>'
-        + "".join(f'<script defer src="_static/{s}"></script>' for s in
-                  ["vendor/require.js", "widgets-require-config.js", "live-widgets.js", "vendor/html-manager/embed-amd.js"])
+        + '<script type="module" src="_static/widget-loader.js"></script>'
         + f'<script type="application/vnd.jupyter.widget-state+json">{json.dumps(data["manager_state"])}</script>'
         + f"</head><body>{views}</body></html>")
 

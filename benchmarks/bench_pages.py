@@ -1,27 +1,37 @@
-"""The built book as a reader receives it: site size, bytes each page transfers,
-and how soon the heaviest widget page paints on a slow network.
+"""The built book as a reader receives it: site size, what a first visit of each
+page weighs, and how soon the first slider of each widget page answers on a slow network.
 
-    python benchmarks/bench_pages.py        # reads _build/html (run `make book` first)
+    python benchmarks/bench_pages.py                  # reads _build/html (run `make book` first)
+    python benchmarks/bench_pages.py --save-baseline  # also keep these numbers as the "before" column
 
 Headless Chromium (Debian's /usr/bin/chromium, driven by Playwright; never
 `playwright install`) opens each page of ``_toc.yml`` from a loopback server
-with an empty cache and records the bytes of every response. The first-paint
-measure throttles the network to 10 Mbit/s down, 5 Mbit/s up and 40 ms latency
-(Chrome DevTools' network emulation) and reads ``first-contentful-paint`` for
-the page with the most widget state, twice: as built (MathJax, require.js and
-the widget manager deferred, the widget state after the text) and as the book
-was built before (a copy of the page with those scripts blocking again and the
-widget state moved back into the ``<head>``, where MyST-NB puts it).
+with an empty cache, scrolls to its end (so lazy images load too) and records
+every response. A page's weight is the sum, over those responses, of the
+served file gzip-compressed at level 6, as a static host that compresses its
+responses sends it (already compressed formats, PNG and WOFF2, barely shrink).
+
+The slider measure throttles the network to 10 Mbit/s down, 5 Mbit/s up and
+40 ms latency (Chrome DevTools' network emulation), opens each page with a
+live widget, and from the moment the navigation starts tries, every 20 ms, to
+move the page's first slider one step (an ``input`` event); it stops when the
+widget's drawing (its canvases and SVG) changes in the next animation frame.
+
+``benchmarks/pages_baseline.json`` keeps the numbers of an earlier build
+(written by ``--save-baseline``); the tables show them as "before".
 """
 
 from __future__ import annotations
 
-import re
+import argparse
+import gzip
+import json
 import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import ROOT, bookfiles, row, section_markdown, write_json  # noqa: E402
@@ -30,40 +40,137 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SLOW = {"offline": False, "latency": 40, "downloadThroughput": 10e6 / 8, "uploadThroughput": 5e6 / 8}
-FIRST_PAINT_TARGET_S = 2.0
-STATE = re.compile(r'\n?<script type="application/vnd\.jupyter\.widget-state\+json">.*?</script>\n?', re.S)
-BLOCKING = re.compile(r'<script defer="defer" (src="[^"]*(?:require\.js|widgets-require-config\.js|embed-amd\.js|tex-chtml\.js)[^"]*")')
+BASELINE = Path(__file__).resolve().parent / "pages_baseline.json"
+PAGE_TARGET_MB = 1.5  # gzipped bytes of a chapter page's first visit
+SITE_TARGET_MB = 20.0
+ANSWER_TARGET_S = 2.0
+
+# Runs in the page from the start of the navigation: once a live widget has drawn, move the first
+# range control one step and record (in window.__firstAnswer, ms since navigation start) the first
+# animation frame after which the widget's drawing differs from before the input.
+FIRST_ANSWER_JS = """
+(() => {
+  const drawing = (root) => [...root.querySelectorAll("canvas")].map((c) => {
+      try { return c.toDataURL(); } catch (e) { return ""; } }).join("|")
+    + [...root.querySelectorAll("svg")].map((s) => s.outerHTML).join("|");
+  const tryOnce = () => {
+    const root = document.querySelector(".mlr-live");
+    const input = root && root.querySelector("input[type=range]");
+    if (!input || !root.isConnected) return false;
+    const before = drawing(root);
+    const step = Number(input.step) || 1, max = Number(input.max), min = Number(input.min);
+    const value = Number(input.value);
+    input.value = String(value + step <= max ? value + step : value - step);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      if (drawing(root) !== before) window.__firstAnswer = performance.now();
+    }));
+    return true;
+  };
+  const timer = setInterval(() => {
+    if (window.__firstAnswer !== undefined) { clearInterval(timer); return; }
+    try { tryOnce(); } catch (e) { /* not ready yet */ }
+  }, 20);
+})();
+"""
 
 
 def toc_pages(root: Path = ROOT) -> list[str]:
     return bookfiles.toc_pages(root)
 
 
-def folder_bytes(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+def folder_bytes(folder: Path, skip=()) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and p.suffix not in skip)
 
 
-def _load(browser, url: str, throttle: bool) -> dict:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def gzipped_size(path: Path) -> int:
+    return len(gzip.compress(path.read_bytes(), compresslevel=6, mtime=0))
+
+
+def first_visit(browser, site: Path, base: str, page_path: str, viewport=(1280, 900)) -> dict:
+    """Every file a first visit of ``page_path`` requests (scrolled to the end): {path: gzipped bytes}."""
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-    if throttle:
-        cdp.send("Network.emulateNetworkConditions", SLOW)
-    received = {}
-    cdp.on("Network.loadingFinished", lambda e: received.__setitem__(e["requestId"], e["encodedDataLength"]))
-    start = time.perf_counter()
-    page.goto(url, wait_until="load", timeout=120_000)
-    load_s = time.perf_counter() - start
+    urls = []
+    page.on("response", lambda r: urls.append(r.url))
+    page.goto(f"{base}/{page_path}", wait_until="load", timeout=120_000)
+    page.evaluate("""async () => {
+        for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
+            scrollTo(0, y); await new Promise((r) => setTimeout(r, 30)); }
+        scrollTo(0, document.body.scrollHeight); }""")
     page.wait_for_timeout(1500)
-    fcp = page.evaluate("() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || null")
     context.close()
-    return {"bytes": sum(received.values()), "requests": len(received), "fcp_s": fcp / 1000 if fcp else None,
-            "load_s": load_s}
+    files = {}
+    for url in urls:
+        parts = urlsplit(url)
+        if not url.startswith(base):
+            continue
+        path = site / unquote(parts.path).lstrip("/")
+        if path.is_dir():
+            path = path / "index.html"
+        if path.is_file():
+            files[path.relative_to(site).as_posix()] = gzipped_size(path)
+    return files
 
 
-def run(html_root: Path = ROOT / "_build" / "html") -> dict:
+def first_answer(browser, base: str, page_path: str) -> float | None:
+    """Seconds from the start of the navigation until the first slider's input changes the drawing (10 Mbit/s)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(FIRST_ANSWER_JS)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    cdp.send("Network.emulateNetworkConditions", SLOW)
+    page.goto(f"{base}/{page_path}", wait_until="commit", timeout=120_000)
+    try:
+        page.wait_for_function("() => window.__firstAnswer !== undefined", timeout=60_000)
+        value = page.evaluate("() => window.__firstAnswer") / 1000
+    except Exception:  # noqa: BLE001 -- no answer within a minute is reported as none
+        value = None
+    context.close()
+    return value
+
+
+def measure(html_root: Path) -> dict:
+    """Raw numbers: site sizes, per-page first-visit weights and first-answer times."""
+    from playwright.sync_api import sync_playwright
+
+    pdfs = sum(p.stat().st_size for p in html_root.glob("*.pdf"))
+    total = folder_bytes(html_root)
+    numbers = {"site_bytes": total, "site_bytes_without_pdf": total - pdfs, "pages": {}, "answer_s": {}}
+    pages = [p for p in toc_pages() if (html_root / p).is_file()]
+    tmp = Path(tempfile.mkdtemp(prefix="bench-pages-"))
+    try:
+        site = tmp / "html"
+        shutil.copytree(html_root, site)
+        with bookfiles.serve(site) as base, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+            for page in pages:
+                files = first_visit(browser, site, base, page)
+                numbers["pages"][page] = {"gzip_bytes": sum(files.values()), "requests": len(files),
+                                          "largest": sorted(files.items(), key=lambda kv: -kv[1])[:3]}
+            for page in pages:
+                if "widget-view+json" in (html_root / page).read_text(encoding="utf-8"):
+                    numbers["answer_s"][page] = first_answer(browser, base, page)
+            browser.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return numbers
+
+
+def _mb(n: int | None) -> str:
+    return "—" if n is None else f"{n / 1e6:.2f} MB"
+
+
+def _s(v: float | None) -> str:
+    return "no answer" if v is None else f"{v:.2f} s"
+
+
+def run(html_root: Path = ROOT / "_build" / "html", save_baseline: bool = False) -> dict:
     start = time.perf_counter()
     result = {"title": "The built book in the browser", "sections": [], "notes": []}
     if not (html_root / "index.html").is_file() or not CHROMIUM.exists():
@@ -72,56 +179,43 @@ def run(html_root: Path = ROOT / "_build" / "html") -> dict:
         result["sections"].append({"title": "Skipped", "status": "skipped", "reason": reason, "rows": []})
         result["seconds"] = time.perf_counter() - start
         return result
-    from playwright.sync_api import sync_playwright
+    numbers = measure(html_root)
+    if save_baseline:
+        BASELINE.write_text(json.dumps(numbers, indent=1) + "\n", encoding="utf-8")
+    before = json.loads(BASELINE.read_text(encoding="utf-8")) if BASELINE.is_file() else None
+    was = (lambda text: f" (before: {text})") if before else (lambda text: "")
+    result["raw"] = numbers
 
-    total = folder_bytes(html_root)
-    parts = {name: folder_bytes(html_root / name) for name in ("_static/vendor", "_sources", "_images")
-             if (html_root / name).is_dir()}
-    size_rows = [row("whole site", total, f"{total / 2**20:.1f} MB")]
-    size_rows += [row(f"`{name}/`", b, f"{b / 2**20:.1f} MB") for name, b in parts.items()]
-    result["sections"].append({"title": "a. Site size on disk", "rows": size_rows, "notes": [
-        "`_sources/` holds the notebooks behind each page's download button; a reader fetches one only by clicking it."]})
+    site, bare = numbers["site_bytes"], numbers["site_bytes_without_pdf"]
+    site_met = bare <= SITE_TARGET_MB * 1e6
+    result["sections"].append({"title": "a. Site size on disk", "rows": [
+        row("whole site, downloadable PDF included", site, _mb(site) + (was(_mb(before["site_bytes"])) if before else "")),
+        row("whole site without the PDF", bare, _mb(bare) + (was(_mb(before["site_bytes_without_pdf"])) if before else ""),
+            f"≤ {SITE_TARGET_MB:.0f} MB", site_met, "" if site_met else "see the largest folders of _build/html"),
+    ], "notes": ["The PDF is written by `make pdf`; a build without it is the second row."]})
 
-    pages = [p for p in toc_pages() if (html_root / p).is_file()]
-    tmp = Path(tempfile.mkdtemp(prefix="bench-pages-"))
-    try:
-        site = tmp / "html"
-        shutil.copytree(html_root, site)
-        # The largest page among those that embed widgets.
-        heaviest = max(pages, key=lambda p: ("widget-state+json" in (html_root / p).read_text(),
-                                             (html_root / p).stat().st_size))
-        blocking_page = site / heaviest.replace(".html", ".blocking.html")
-        built = (site / heaviest).read_text()
-        state = STATE.search(built)
-        before_html = BLOCKING.sub(r"<script \1", built)
-        if state:
-            before_html = STATE.sub("", before_html).replace("</head>", state.group(0).strip() + "\n</head>", 1)
-        blocking_page.write_text(before_html)
-        with bookfiles.serve(site) as base:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-                page_rows = []
-                for page in pages:
-                    m = _load(browser, f"{base}/{page}", throttle=False)
-                    page_rows.append(row(f"`{page}`", m["bytes"], f"{m['bytes'] / 2**20:.2f} MB in {m['requests']} requests"))
-                result["sections"].append({"title": "b. Bytes transferred by each page (first visit, empty cache)",
-                                           "rows": page_rows, "notes": [
-                    "Counted by Chromium (`encodedDataLength` of every response until one and a half seconds after "
-                    "`load`): the page, its scripts, stylesheets, fonts and images."]})
-                after = _load(browser, f"{base}/{heaviest}", throttle=True)
-                before = _load(browser, f"{base}/{blocking_page.relative_to(site).as_posix()}", throttle=True)
-                browser.close()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    met = after["fcp_s"] is not None and after["fcp_s"] <= FIRST_PAINT_TARGET_S
-    result["sections"].append({"title": f"c. First paint of the heaviest widget page (`{heaviest}`) at 10 Mbit/s", "rows": [
-        row("first contentful paint, scripts blocking, state in <head> (before)", before["fcp_s"],
-            f"{before['fcp_s']:.2f} s" if before["fcp_s"] else "none"),
-        row("first contentful paint, scripts deferred, state after the text (as built)", after["fcp_s"],
-            f"{after['fcp_s']:.2f} s" if after["fcp_s"] else "none", f"≤ {FIRST_PAINT_TARGET_S:.0f} s", met,
-            "" if met else "the page's own HTML (widget state included) takes longer than that to arrive"),
-        row("load event, as built", after["load_s"], f"{after['load_s']:.2f} s"),
-    ], "notes": ["10 Mbit/s down, 5 Mbit/s up, 40 ms latency; cache disabled."]})
+    page_rows = []
+    for page, m in numbers["pages"].items():
+        is_chapter = page.startswith("chapters/")
+        met = m["gzip_bytes"] <= PAGE_TARGET_MB * 1e6 if is_chapter else None
+        old = before["pages"].get(page, {}).get("gzip_bytes") if before else None
+        page_rows.append(row(f"`{page}`", m["gzip_bytes"],
+                             f"{_mb(m['gzip_bytes'])} in {m['requests']} files" + (was(_mb(old)) if before else ""),
+                             f"≤ {PAGE_TARGET_MB} MB" if is_chapter else "", met,
+                             "" if met is not False else "largest: " + ", ".join(f"{p} {_mb(b)}" for p, b in m["largest"])))
+    result["sections"].append({"title": "b. First visit of each page, gzip-compressed", "rows": page_rows, "notes": [
+        "Every file the page requests with an empty cache, scrolled to its end (lazy images included), each counted "
+        "as its gzip level-6 compression."]})
+
+    answer_rows = []
+    for page, seconds in numbers["answer_s"].items():
+        met = seconds is not None and seconds <= ANSWER_TARGET_S
+        old = before["answer_s"].get(page) if before else None
+        answer_rows.append(row(f"`{page}`", seconds, _s(seconds) + (was(_s(old)) if before else ""),
+                               f"≤ {ANSWER_TARGET_S:.0f} s", met, "" if met else "the widget's scripts arrive later"))
+    result["sections"].append({"title": "c. First slider answer at 10 Mbit/s", "rows": answer_rows, "notes": [
+        "From the start of the navigation until an input on the page's first slider changes the widget's drawing; "
+        "10 Mbit/s down, 5 Mbit/s up, 40 ms latency; cache disabled."]})
     result["seconds"] = time.perf_counter() - start
     return result
 
@@ -136,7 +230,11 @@ def to_markdown(result: dict, level: int = 2) -> str:
 
 
 def main() -> int:
-    result = run()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--save-baseline", action="store_true",
+                        help=f"keep this run's numbers in {BASELINE.name} (the 'before' column)")
+    args = parser.parse_args()
+    result = run(save_baseline=args.save_baseline)
     print(to_markdown(result))
     print(f"JSON written to {write_json(result, 'pages.json')}", file=sys.stderr)
     return 0

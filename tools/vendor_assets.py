@@ -3,22 +3,27 @@
     python tools/vendor_assets.py            # copy from node_modules/ (after `npm ci`)
     python tools/vendor_assets.py --cdn OUT  # no npm: write a config that uses CDNs
 
-The book's pages need MathJax 3, require.js and the Jupyter widgets HTML
-manager, and the continuous widgets (mlrefined_lib.live) need anywidget's
-front end and the library's own widget modules. Those last two come from the
-INSTALLED anywidget package (its ``nbextension/index.js``, the AMD module
-that the widget manager loads) and from this repository's
-``mlrefined_lib/static/``, in both modes, so the page runs the same versions
-as the kernel. `_config.yml` points at local copies under `_static/vendor/`, so a
+The book's pages need MathJax 3 (from npm), and the live widgets
+(mlrefined_lib.live) need their front-end modules, which come from this
+repository's ``mlrefined_lib/static/`` in both modes (each as
+``mlrefined_lib._esm.module_text`` assembles it, the same text the kernel sends
+as ``_esm``); ``assets/widget-loader.js`` imports them from
+``_static/vendor/mlrefined/``. The theme's Font Awesome script is replaced by
+``assets/scripts/fontawesome.js``, written here from the SVGs of the npm package
+``@fortawesome/fontawesome-free`` with only the icons the pages use (see
+ICONS). `_config.yml` points at local copies under `_static/vendor/`, so a
 built page loads nothing from outside the machine. Without npm, `--cdn` writes
-a copy of `_config.yml` that points at the public CDNs instead (the pages then
-need a network connection), and says so loudly.
+a copy of `_config.yml` that loads MathJax from a public CDN instead (the pages
+then need a network connection; the widgets still come from the book), keeps
+the committed icon script, and says so loudly.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -36,20 +41,12 @@ COPIES = [
     ("mathjax/es5/tex-chtml.js", "mathjax/tex-chtml.js"),
     ("mathjax/es5/input/tex/extensions", "mathjax/input/tex/extensions"),
     ("mathjax/es5/output/chtml/fonts/woff-v2", "mathjax/output/chtml/fonts/woff-v2"),
-    ("requirejs/require.js", "require.js"),
-    ("@jupyter-widgets/html-manager/dist/embed-amd.js", "html-manager/embed-amd.js"),
 ]
-# (installed package, or None for this repository; file inside it; destination under assets/vendor)
-PACKAGE_COPIES = [
-    ("anywidget", "nbextension/index.js", "anywidget/index.js"),
-]
-# The widget manager's Font Awesome 4 fonts, which its stylesheet asks for.
-FONT_PATTERNS = ("*.woff2", "*.woff", "*.ttf")
 CDN = {
     "vendor/mathjax/tex-chtml.js": "https://cdn.jsdelivr.net/npm/mathjax@3.2.2/es5/tex-chtml.js",
-    "vendor/require.js": "https://cdn.jsdelivr.net/npm/requirejs@2.3.8/require.js",
-    "vendor/html-manager/embed-amd.js": "https://cdn.jsdelivr.net/npm/@jupyter-widgets/html-manager@1.0.6/dist/embed-amd.js",
 }
+# Copies of older runs that no page loads any more.
+STALE = ("require.js", "html-manager", "anywidget")
 
 
 def copy_from_node_modules() -> None:
@@ -57,6 +54,10 @@ def copy_from_node_modules() -> None:
     if missing:
         sys.exit(f"vendor_assets: missing in node_modules: {', '.join(missing)}. Run `npm ci` first.")
     shutil.rmtree(VENDOR / "mathjax", ignore_errors=True)  # drop files of an older, fuller copy
+    for stale in STALE:
+        target = VENDOR / stale
+        if target.exists():
+            shutil.rmtree(target) if target.is_dir() else target.unlink()
     for src, dst in COPIES:
         source, target = MODULES / src, VENDOR / dst
         if target.exists():
@@ -66,22 +67,80 @@ def copy_from_node_modules() -> None:
             shutil.copytree(source, target, ignore=shutil.ignore_patterns("*.map"))
         else:
             shutil.copy2(source, target)
-    fonts = MODULES / "@jupyter-widgets/html-manager/dist"
-    for pattern in FONT_PATTERNS:
-        for font in fonts.glob(pattern):
-            shutil.copy2(font, VENDOR / "html-manager" / font.name)
-    print(f"vendor_assets: copied MathJax, require.js and the widget manager into {VENDOR.relative_to(ROOT)}/")
+    write_icons()
+    print(f"vendor_assets: copied MathJax into {VENDOR.relative_to(ROOT)}/ and wrote {ICON_SCRIPT.relative_to(ROOT)}")
 
 
-def package_file(package: str, relative: str) -> Path:
-    """A file inside an installed Python package (found without importing it)."""
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        sys.exit(f"vendor_assets: the Python package {package} is not installed (see requirements.txt).")
-    path = Path(next(iter(spec.submodule_search_locations))) / relative
-    if not path.is_file():
-        sys.exit(f"vendor_assets: {path} is missing from the installed {package}.")
-    return path
+# The Font Awesome icons the pages show: the theme's header, sidebar and buttons
+# (tests/book checks that every icon a page names is here). Style -> icon names.
+ICONS = {
+    "solid": ["angle-left", "angle-right", "arrow-up", "bars", "chevron-down", "circle-half-stroke", "download",
+              "expand", "file", "file-pdf", "list", "magnifying-glass", "moon", "outdent", "rocket", "sun",
+              "xmark"],
+    "brands": ["github"],
+}
+ICON_SOURCE = MODULES / "@fortawesome/fontawesome-free"
+ICON_SCRIPT = ROOT / "assets" / "scripts" / "fontawesome.js"
+SVG = re.compile(r'<svg[^>]*viewBox="0 0 (\d+) (\d+)"[^>]*>.*?<path d="([^"]+)"/></svg>', re.S)
+ICON_JS = """\
+// The theme's icons (<i class="fa-solid fa-...">) drawn as inline SVG: only the
+// icons this book's pages use, instead of the theme's 1.5 MB Font Awesome
+// script of the same name. Written by tools/vendor_assets.py from the SVGs of
+// the npm package @fortawesome/fontawesome-free; do not edit by hand.
+(function () {
+  var ICONS = %(icons)s;
+  var STYLES = { "fa-solid": "solid", fas: "solid", "fa-brands": "brands", fab: "brands" };
+  var NS = "http://www.w3.org/2000/svg";
+  function draw(icon) {
+    if (icon.querySelector("svg")) return;
+    var style = "solid", shape = null;
+    icon.classList.forEach(function (name) { if (STYLES[name]) style = STYLES[name]; });
+    icon.classList.forEach(function (name) {
+      if (name.slice(0, 3) === "fa-" && ICONS[style + " " + name.slice(3)]) shape = ICONS[style + " " + name.slice(3)];
+    });
+    if (!shape) return;
+    var svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("class", "svg-inline--fa");
+    svg.setAttribute("viewBox", "0 0 " + shape[0] + " " + shape[1]);
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    var path = document.createElementNS(NS, "path");
+    path.setAttribute("fill", "currentColor");
+    path.setAttribute("d", shape[2]);
+    svg.appendChild(path);
+    icon.appendChild(svg);
+  }
+  function drawAll(root) {
+    if (root.matches && root.matches('i[class*="fa-"]')) draw(root);
+    if (root.querySelectorAll) root.querySelectorAll('i[class*="fa-"]').forEach(draw);
+  }
+  function start() {
+    drawAll(document.body);
+    new MutationObserver(function (records) {
+      records.forEach(function (record) { record.addedNodes.forEach(drawAll); });
+    }).observe(document.body, { childList: true, subtree: true });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
+"""
+
+
+def write_icons() -> None:
+    """Write assets/scripts/fontawesome.js with the ICONS, from @fortawesome/fontawesome-free's SVGs."""
+    shapes, notice = {}, ""
+    for style, names in ICONS.items():
+        for name in names:
+            text = (ICON_SOURCE / "svgs" / style / f"{name}.svg").read_text(encoding="utf-8")
+            match = SVG.search(text)
+            if match is None:
+                sys.exit(f"vendor_assets: cannot read the icon {style}/{name}.svg")
+            notice = notice or re.search(r"<!--!(.*?)-->", text, re.S).group(1).strip()
+            shapes[f"{style} {name}"] = [int(match.group(1)), int(match.group(2)), match.group(3)]
+    ICON_SCRIPT.parent.mkdir(parents=True, exist_ok=True)
+    icons = ",\n".join(f"    {json.dumps(key)}: {json.dumps(shapes[key])}" for key in sorted(shapes))
+    body = ICON_JS % {"icons": "{\n" + icons + ",\n  }"}
+    ICON_SCRIPT.write_text(f"/*! {notice} */\n" + body, encoding="utf-8")
 
 
 def _load_esm():
@@ -93,18 +152,14 @@ def _load_esm():
 
 
 def copy_from_packages() -> None:
-    """Copy anywidget's front end and the library's widget modules into assets/vendor/."""
-    for package, relative, dst in PACKAGE_COPIES:
-        target = VENDOR / dst
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(package_file(package, relative), target)
+    """Write the library's widget modules (shared code included) into assets/vendor/mlrefined/."""
     esm = _load_esm()
     (VENDOR / "mlrefined").mkdir(parents=True, exist_ok=True)
     for stale in (VENDOR / "mlrefined").glob("*.js"):
         stale.unlink()
     for name in esm.module_names():
         (VENDOR / "mlrefined" / name).write_text(esm.module_text(name), encoding="utf-8")
-    print(f"vendor_assets: copied anywidget's front end and mlrefined_lib/static into {VENDOR.relative_to(ROOT)}/")
+    print(f"vendor_assets: wrote the widget modules of mlrefined_lib/static into {VENDOR.relative_to(ROOT)}/mlrefined/")
 
 
 def write_cdn_config(out: Path) -> None:
@@ -113,14 +168,14 @@ def write_cdn_config(out: Path) -> None:
         if local not in text:
             sys.exit(f"vendor_assets: _config.yml no longer mentions {local}; update tools/vendor_assets.py.")
         text = text.replace(local, remote)
-    # Local helper for the local widget manager only.
-    text = text.replace("      widgets-require-config.js: {defer: defer}\n", "")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)
     bar = "!" * 78
-    print(f"{bar}\nnpm was not found: this build loads MathJax, require.js and the widget manager\n"
-          f"from public CDNs, so its pages need a network connection. Install Node.js/npm\n"
-          f"for an offline book. Config used: {out}\n{bar}")
+    icons = "" if ICON_SCRIPT.is_file() else ("\nThe theme's own Font Awesome script is used: "
+                                               f"{ICON_SCRIPT.relative_to(ROOT)} is missing.")
+    print(f"{bar}\nnpm was not found: this build loads MathJax from a public CDN, so its pages\n"
+          f"need a network connection (the widgets' modules still come from the book).\n"
+          f"Install Node.js/npm for an offline book. Config used: {out}{icons}\n{bar}")
 
 
 if __name__ == "__main__":

@@ -9,11 +9,6 @@
 const MARGIN = { left: 46, right: 10, top: 40, bottom: 40 };
 const BALL_FILL = "rgba(253,174,97,0.35)", BALL_EDGE = "#b35806", RED = "#d7191c";
 
-function hexToRgb(hex) {
-  const n = parseInt(hex.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
-
 function fmt(v, digits = 3) { return Math.abs(v) < 5e-13 ? "0" : v.toFixed(digits); }
 
 // Ridge: (M + lambda I) w = c. Lasso: the first stationary point of an active set
@@ -44,13 +39,6 @@ function lasso2d(a, b, d, c0, c1, lam) {
   return [0, 0];
 }
 
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 function render({ model, el: root }) {
   const cfg = model.get("config");
   const M = cfg.moments, c = cfg.linear, m0 = cfg.constant;
@@ -61,36 +49,27 @@ function render({ model, el: root }) {
   const plotW = 300, plotH = Math.round(plotW * (y1 - y0) / (x1 - x0));
   const width = plotW + MARGIN.left + MARGIN.right, height = plotH + MARGIN.top + MARGIN.bottom;
   const state = { lam: model.get("lam"), pending: false, inputTime: null };
-  root.__liveTimings = [];
-  root.classList.add("mlr-live");
-  root.style.cssText = "font: 13px/1.4 system-ui, sans-serif; color: #222; max-width: 100%;";
+  const descId = `mlr-desc-${uid}`;
+  const removeKeys = liveRoot(root);
+  const { controls, figure, readout, live, place } = liveLayout(root, cfg.title, descId, false);
 
   // ---- control
   const id = `mlr-lam-${uid}`;
-  const controls = el("div", { style: "display:grid;grid-template-columns:max-content minmax(140px,1fr) minmax(7em,max-content);gap:4px 10px;align-items:center;max-width:640px" });
-  const label = el("label", { for: id }, "penalty λ (lambda)");
   const [lo, hi] = cfg.lam_range;
-  const input = el("input", { type: "range", id, min: lo, max: hi, step: (hi - lo) / 1000, value: state.lam, style: "width:100%" });
-  const out = el("output", { for: id, style: "font-variant-numeric:tabular-nums" });
-  controls.append(label, input, out);
+  const [input, out] = rangeControl(controls, id, "penalty λ (lambda)", { min: lo, max: hi, step: (hi - lo) / 1000, value: state.lam }, 10);
 
-  const descId = `mlr-desc-${uid}`;
-  const figure = el("figure", { style: "margin:8px 0;display:flex;flex-wrap:wrap;gap:12px" });
   const panels = [["l1 (lasso)", "lasso"], ["squared l2 (ridge)", "ridge"]].map(([name, kind]) => {
     const canvas = el("canvas", {
       width: String(width), height: String(height), role: "img", "aria-describedby": descId,
       "aria-label": `${name} panel: contours of the least-squares cost over w1 and w2, the ${kind === "lasso" ? "l1 diamond" : "l2 circle"} through the ${kind} minimizer, and the path of minimizers as lambda grows`,
-      style: `width:${width}px;max-width:100%;height:auto`,
     });
-    figure.append(canvas);
+    figure.append(figurePart(canvas, width));
     return { canvas, ctx: canvas.getContext("2d"), name, kind };
   });
-  const legend = el("div", { style: "font-size:12px;color:#333" },
+  const legend = el("div", { class: "mlr-legend" },
     "★ minimizer of g (λ = 0)   ● lasso minimizer   ■ ridge minimizer   orange: the ball of the penalty through it   " +
     "red dashed: the contour of g that touches it   thin line: minimizers as λ grows; darker blue = higher cost");
-  const readout = el("p", { id: descId, style: "margin:4px 0;font-variant-numeric:tabular-nums" });
-  const live = el("p", { "aria-live": "polite", style: "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)" });
-  root.replaceChildren(el("div", { style: "font-weight:600;margin-bottom:4px" }, cfg.title), controls, figure, legend, readout, live);
+  place(legend);
 
   const sx = (w) => MARGIN.left + (w - x0) / (x1 - x0) * plotW;
   const sy = (w) => MARGIN.top + (y1 - w) / (y1 - y0) * plotH;
@@ -217,39 +196,23 @@ function render({ model, el: root }) {
     root.dataset.lasso = JSON.stringify(lasso);
     root.dataset.ridge = JSON.stringify(ridge);
     root.dataset.lam = String(state.lam);
-    clearTimeout(state.liveTimer);
-    state.liveTimer = setTimeout(() => { live.textContent = text; }, 300);
-    if (state.inputTime !== null) {
-      const t1 = performance.now();
-      root.__liveTimings.push([t1 - state.inputTime, t1 - t0]);
-      state.inputTime = null;
-    }
+    finishDraw(root, state, live, text, t0);
   }
 
-  function schedule(event) {
-    if (state.inputTime === null && event && event.timeStamp) state.inputTime = event.timeStamp;
-    if (!state.pending) { state.pending = true; requestAnimationFrame(draw); }
-  }
+  const schedule = (event) => scheduleDraw(state, draw, event);
   function updateOutput() {
     out.textContent = `λ = ${state.lam.toFixed(3)}`;
     input.setAttribute("aria-valuetext", `lambda ${state.lam.toFixed(3)}`);
   }
   input.addEventListener("input", (e) => { state.lam = Number(input.value); updateOutput(); schedule(e); });
   input.addEventListener("change", () => { model.set("lam", state.lam); model.save_changes(); });
-  // Keys pressed in the widget are the widget's, not the notebook's (see quadratic_descent.js).
-  function windowKey(e) { if (root.contains(e.target)) e.stopPropagation(); }
-  window.addEventListener("keydown", windowKey, true);
-  window.addEventListener("keyup", windowKey, true);
-  root.setAttribute("data-lm-suppress-shortcuts", "true");
-  root.addEventListener("mousedown", (e) => e.stopPropagation());
   const fromModel = () => { state.lam = model.get("lam"); input.value = state.lam; updateOutput(); schedule(); };
   model.on("change:lam", fromModel);
   updateOutput();
   draw();
   return () => {
     model.off("change:lam", fromModel);
-    window.removeEventListener("keydown", windowKey, true);
-    window.removeEventListener("keyup", windowKey, true);
+    removeKeys();
   };
 }
 

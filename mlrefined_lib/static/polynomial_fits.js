@@ -7,7 +7,6 @@
 // For tests: the root's `data-degree`, `data-errors` (JSON [[train, validation]
 // per degree]) and `root.__liveCurve` ({x, y}: the fitted curve drawn).
 
-const NS = "http://www.w3.org/2000/svg";
 const TRAIN = "#2c7bb6", VAL = "#fdae61", FIT = "#d7191c", TRUE = "#737373";
 
 export function polynomial(weights, scale, x) {
@@ -21,20 +20,6 @@ export function meanSquaredError(weights, scale, xs, ys) {
   let s = 0;
   for (let p = 0; p < xs.length; p++) { const r = polynomial(weights, scale, xs[p]) - ys[p]; s += r * r; }
   return s / xs.length;
-}
-
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 function fmt(v) {
@@ -52,87 +37,80 @@ function render({ model, el: root }) {
     meanSquaredError(w, scale, cfg.validation[0], cfg.validation[1])]);
   root.dataset.errors = JSON.stringify(errors);
   const state = { degree: model.get("degree"), pending: false, inputTime: null };
-  root.__liveTimings = [];
-  root.classList.add("mlr-live");
-  root.style.cssText = "font: 13px/1.4 system-ui, sans-serif; color: #222; max-width: 100%;";
+  const descId = `mlr-desc-${uid}`;
+  const removeKeys = liveRoot(root);
+  const { controls, figure, readout, live, place } = liveLayout(root, cfg.title, descId, false);
 
   // ---- control
   const id = `mlr-degree-${uid}`;
-  const controls = el("div", { style: "display:grid;grid-template-columns:max-content minmax(140px,1fr) minmax(6em,max-content);gap:4px 10px;align-items:center;max-width:640px" });
-  const input = el("input", { type: "range", id, min: 1, max: degrees, step: 1, value: state.degree, style: "width:100%" });
-  const out = el("output", { for: id, style: "font-variant-numeric:tabular-nums" });
-  controls.append(el("label", { for: id }, "polynomial degree"), input, out);
+  const [input, out] = rangeControl(controls, id, "polynomial degree", { min: 1, max: degrees, step: 1, value: state.degree }, 9);
 
   // ---- the two panels (SVG), axes drawn once
-  const descId = `mlr-desc-${uid}`;
   const L = 48, R = 10, T = 28, B = 40, W1 = 440, W2 = 360, H = 300;
   const pw1 = W1 - L - R, pw2 = W2 - L - R, ph = H - T - B;
   const X = (x) => L + (x - xa) / (xb - xa) * pw1, Y = (y) => T + (yb - y) / (yb - ya) * ph;
   const D = (d) => L + d / (degrees + 1) * pw2;
   const E = (e) => T + (Math.log10(eb) - Math.log10(Math.min(Math.max(e, ea * 1e-3), eb * 1e3))) / (Math.log10(eb) - Math.log10(ea)) * ph;
-  const left = svg("svg", { viewBox: `0 0 ${W1} ${H}`, width: W1, role: "img", "aria-describedby": descId, style: "max-width:100%;height:auto" });
-  const right = svg("svg", { viewBox: `0 0 ${W2} ${H}`, width: W2, role: "img", "aria-describedby": descId, style: "max-width:100%;height:auto" });
+  const left = svgEl("svg", { viewBox: `0 0 ${W1} ${H}`, width: W1, role: "img", "aria-describedby": descId });
+  const right = svgEl("svg", { viewBox: `0 0 ${W2} ${H}`, width: W2, role: "img", "aria-describedby": descId });
   left.setAttribute("aria-label", "The data, the true curve and the fitted polynomial of the chosen degree");
   right.setAttribute("aria-label", "Training and validation errors against the degree, log scale, with the chosen degree marked");
 
   function axes(node, pw, xticks, yticks, xlabel, ylabel) {
-    node.append(svg("rect", { x: L, y: T, width: pw, height: ph, fill: "#fff", stroke: "#000" }));
+    node.append(svgEl("rect", { x: L, y: T, width: pw, height: ph, fill: "#fff", stroke: "#000" }));
     for (const [v, px] of xticks) {
-      node.append(svg("line", { x1: px, x2: px, y1: T + ph, y2: T + ph + 4, stroke: "#000" }));
-      node.append(svg("text", { x: px, y: T + ph + 15, "text-anchor": "middle", "font-size": 11 }, v));
+      node.append(svgEl("line", { x1: px, x2: px, y1: T + ph, y2: T + ph + 4, stroke: "#000" }));
+      node.append(svgEl("text", { x: px, y: T + ph + 15, "text-anchor": "middle", "font-size": 11 }, v));
     }
     for (const [v, py] of yticks) {
-      node.append(svg("line", { x1: L - 4, x2: L, y1: py, y2: py, stroke: "#000" }));
-      node.append(svg("text", { x: L - 6, y: py + 4, "text-anchor": "end", "font-size": 11 }, v));
+      node.append(svgEl("line", { x1: L - 4, x2: L, y1: py, y2: py, stroke: "#000" }));
+      node.append(svgEl("text", { x: L - 6, y: py + 4, "text-anchor": "end", "font-size": 11 }, v));
     }
-    node.append(svg("text", { x: L + pw / 2, y: H - 6, "text-anchor": "middle", "font-size": 12 }, xlabel));
-    node.append(svg("text", { x: 12, y: T + ph / 2, "text-anchor": "middle", "font-size": 12, transform: `rotate(-90 12 ${T + ph / 2})` }, ylabel));
+    node.append(svgEl("text", { x: L + pw / 2, y: H - 6, "text-anchor": "middle", "font-size": 12 }, xlabel));
+    node.append(svgEl("text", { x: 12, y: T + ph / 2, "text-anchor": "middle", "font-size": 12, transform: `rotate(-90 12 ${T + ph / 2})` }, ylabel));
   }
   const range = (a, b, s) => { const r = []; for (let v = Math.ceil(a / s) * s; v <= b + 1e-9; v += s) r.push(Math.round(v * 1e6) / 1e6); return r; };
   axes(left, pw1, range(xa, xb, 1).map((v) => [String(v), X(v)]), range(ya, yb, 2).map((v) => [String(v), Y(v)]), "input x", "output y");
   const decades = range(Math.log10(ea), Math.log10(eb), 1);
   axes(right, pw2, range(0, degrees, 5).map((v) => [String(v), D(v)]), decades.map((e) => [`1e${e}`, E(10 ** e)]), "degree", "mean squared error (log scale)");
   const clip = `mlr-clip-${uid}`;
-  const defs = svg("defs");
-  const clipPath = svg("clipPath", { id: clip });
-  clipPath.append(svg("rect", { x: L, y: T, width: pw1, height: ph }));
+  const defs = svgEl("defs");
+  const clipPath = svgEl("clipPath", { id: clip });
+  clipPath.append(svgEl("rect", { x: L, y: T, width: pw1, height: ph }));
   defs.append(clipPath); left.append(defs);
-  const plotLayer = svg("g", { "clip-path": `url(#${clip})` });
+  const plotLayer = svgEl("g", { "clip-path": `url(#${clip})` });
   left.append(plotLayer);
   const poly = (pts) => pts.map(([a, b]) => `${a.toFixed(2)},${b.toFixed(2)}`).join(" ");
-  plotLayer.append(svg("polyline", { points: poly(cfg.true_curve[0].map((x, i) => [X(x), Y(cfg.true_curve[1][i])])), fill: "none", stroke: TRUE, "stroke-width": 1.5, "stroke-dasharray": "6 4" }));
-  cfg.train[0].forEach((x, p) => plotLayer.append(svg("circle", { cx: X(x), cy: Y(cfg.train[1][p]), r: 3.2, fill: TRAIN, stroke: "#000", "stroke-width": 0.4 })));
+  plotLayer.append(svgEl("polyline", { points: poly(cfg.true_curve[0].map((x, i) => [X(x), Y(cfg.true_curve[1][i])])), fill: "none", stroke: TRUE, "stroke-width": 1.5, "stroke-dasharray": "6 4" }));
+  cfg.train[0].forEach((x, p) => plotLayer.append(svgEl("circle", { cx: X(x), cy: Y(cfg.train[1][p]), r: 3.2, fill: TRAIN, stroke: "#000", "stroke-width": 0.4 })));
   cfg.validation[0].forEach((x, p) => {
     const cx = X(x), cy = Y(cfg.validation[1][p]);
-    plotLayer.append(svg("polygon", { points: `${cx},${cy - 4.2} ${cx - 3.8},${cy + 2.8} ${cx + 3.8},${cy + 2.8}`, fill: VAL, stroke: "#000", "stroke-width": 0.4 }));
+    plotLayer.append(svgEl("polygon", { points: `${cx},${cy - 4.2} ${cx - 3.8},${cy + 2.8} ${cx + 3.8},${cy + 2.8}`, fill: VAL, stroke: "#000", "stroke-width": 0.4 }));
   });
-  const fitLine = svg("polyline", { fill: "none", stroke: FIT, "stroke-width": 2 });
+  const fitLine = svgEl("polyline", { fill: "none", stroke: FIT, "stroke-width": 2 });
   plotLayer.append(fitLine);
-  const leftTitle = svg("text", { x: L + pw1 / 2, y: 16, "text-anchor": "middle", "font-size": 12, "font-weight": 600 });
+  const leftTitle = svgEl("text", { x: L + pw1 / 2, y: 16, "text-anchor": "middle", "font-size": 12, "font-weight": 600 });
   left.append(leftTitle);
   // errors against the degree
-  const layer2 = svg("g");
+  const layer2 = svgEl("g");
   right.append(layer2);
-  const errorLine = (k, color, dash) => layer2.append(svg("polyline", { points: poly(errors.map((e, i) => [D(i + 1), E(e[k])])), fill: "none", stroke: color, "stroke-width": 1.5, ...(dash ? { "stroke-dasharray": dash } : {}) }));
+  const errorLine = (k, color, dash) => layer2.append(svgEl("polyline", { points: poly(errors.map((e, i) => [D(i + 1), E(e[k])])), fill: "none", stroke: color, "stroke-width": 1.5, ...(dash ? { "stroke-dasharray": dash } : {}) }));
   errorLine(0, TRAIN); errorLine(1, VAL, "5 3");
-  layer2.append(svg("line", { x1: L, x2: L + pw2, y1: E(cfg.noise_level), y2: E(cfg.noise_level), stroke: TRUE, "stroke-dasharray": "2 3", "stroke-width": 1.2 }));
+  layer2.append(svgEl("line", { x1: L, x2: L + pw2, y1: E(cfg.noise_level), y2: E(cfg.noise_level), stroke: TRUE, "stroke-dasharray": "2 3", "stroke-width": 1.2 }));
   errors.forEach((e, i) => {
-    layer2.append(svg("circle", { cx: D(i + 1), cy: E(e[0]), r: 2.2, fill: TRAIN }));
-    layer2.append(svg("circle", { cx: D(i + 1), cy: E(e[1]), r: 2.2, fill: VAL }));
+    layer2.append(svgEl("circle", { cx: D(i + 1), cy: E(e[0]), r: 2.2, fill: TRAIN }));
+    layer2.append(svgEl("circle", { cx: D(i + 1), cy: E(e[1]), r: 2.2, fill: VAL }));
   });
-  const current = svg("line", { y1: T, y2: T + ph, stroke: "#000" });
-  const trainMark = svg("circle", { r: 5.5, fill: TRAIN, stroke: "#000" });
-  const valMark = svg("polygon", { fill: VAL, stroke: "#000" });
+  const current = svgEl("line", { y1: T, y2: T + ph, stroke: "#000" });
+  const trainMark = svgEl("circle", { r: 5.5, fill: TRAIN, stroke: "#000" });
+  const valMark = svgEl("polygon", { fill: VAL, stroke: "#000" });
   layer2.append(current, trainMark, valMark);
-  right.append(svg("text", { x: L + pw2 / 2, y: 16, "text-anchor": "middle", "font-size": 12 }, "errors against the degree"));
-  const figure = el("figure", { style: "margin:8px 0;display:flex;flex-wrap:wrap;gap:12px" });
-  figure.append(left, right);
-  const legend = el("div", { style: "font-size:12px;color:#333" },
+  right.append(svgEl("text", { x: L + pw2 / 2, y: 16, "text-anchor": "middle", "font-size": 12 }, "errors against the degree"));
+  figure.append(figurePart(left, W1), figurePart(right, W2));
+  const legend = el("div", { class: "mlr-legend" },
     "● training points (blue)   ▲ validation points (orange)   dashed grey: true curve   red: the fitted polynomial; " +
     "right: training (solid) and validation (dashed) error, dotted: the noise level");
-  const readout = el("p", { id: descId, style: "margin:4px 0;font-variant-numeric:tabular-nums" });
-  const live = el("p", { "aria-live": "polite", style: "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)" });
-  root.replaceChildren(el("div", { style: "font-weight:600;margin-bottom:4px" }, cfg.title), controls, figure, legend, readout, live);
+  place(legend);
 
   const curveX = [];
   for (let i = 0; i <= 400; i++) curveX.push(xa + (xb - xa) * i / 400);
@@ -161,32 +139,17 @@ function render({ model, el: root }) {
     out.textContent = `degree ${d}`;
     input.setAttribute("aria-valuetext", `degree ${d}`);
     root.dataset.degree = String(d);
-    clearTimeout(state.liveTimer);
-    state.liveTimer = setTimeout(() => { live.textContent = text; }, 300);
-    if (state.inputTime !== null) {
-      const t1 = performance.now();
-      root.__liveTimings.push([t1 - state.inputTime, t1 - t0]);
-      state.inputTime = null;
-    }
+    finishDraw(root, state, live, text, t0);
   }
-  function schedule(event) {
-    if (state.inputTime === null && event && event.timeStamp) state.inputTime = event.timeStamp;
-    if (!state.pending) { state.pending = true; requestAnimationFrame(draw); }
-  }
+  const schedule = (event) => scheduleDraw(state, draw, event);
   input.addEventListener("input", (e) => { state.degree = Number(input.value); schedule(e); });
   input.addEventListener("change", () => { model.set("degree", state.degree); model.save_changes(); });
-  function windowKey(e) { if (root.contains(e.target)) e.stopPropagation(); }
-  window.addEventListener("keydown", windowKey, true);
-  window.addEventListener("keyup", windowKey, true);
-  root.setAttribute("data-lm-suppress-shortcuts", "true");
-  root.addEventListener("mousedown", (e) => e.stopPropagation());
   const fromModel = () => { state.degree = model.get("degree"); input.value = state.degree; schedule(); };
   model.on("change:degree", fromModel);
   draw();
   return () => {
     model.off("change:degree", fromModel);
-    window.removeEventListener("keydown", windowKey, true);
-    window.removeEventListener("keyup", windowKey, true);
+    removeKeys();
   };
 }
 

@@ -25,11 +25,6 @@ function pathColor(s) {
   return `rgb(${c[0]},${c[1]},${c[2]})`;
 }
 
-function hexToRgb(hex) {
-  const n = parseInt(hex.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
-
 function fmt(v, digits = 4) {
   if (!isFinite(v)) return String(v);
   const a = Math.abs(v);
@@ -93,7 +88,6 @@ export function blendInputs(stages, blend) {
   return a.map((v, p) => (1 - t) * v + t * b[p]);
 }
 
-function logaddexp0(t) { return Math.max(t, 0) + Math.log1p(Math.exp(-Math.abs(t))); }
 
 // mean_p log(1 + exp(-y_p (w0 + w1 x_p))), as numpy's logaddexp(0, .).
 export function softmaxCost(x, y, w) {
@@ -206,13 +200,6 @@ function optimum(q) {
   return [(-d * q.b[0] + b * q.b[1]) / det, (c * q.b[0] - a * q.b[1]) / det];
 }
 
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 function render({ model, el: root }) {
   const cfg = model.get("config");
   const [x0, x1] = cfg.xrange, [y0, y1] = cfg.yrange;
@@ -235,53 +222,41 @@ function render({ model, el: root }) {
   };
   // Steps the path would take without divergence (for a mini-batch run: epochs times steps per epoch).
   const plannedSteps = () => (kind === "minibatch" ? state.steps * stepsPerEpoch(state.batch) : state.steps);
-  root.__liveTimings = [];
-  root.classList.add("mlr-live");
-  root.style.cssText = "font: 13px/1.4 system-ui, sans-serif; color: #222; max-width: 100%;";
+  const removeKeys = liveRoot(root, windowKey);
+  const descId = `mlr-desc-${uid}`;
+  const { controls, figure, readout, live, reset, place } = liveLayout(root, cfg.title, descId, true);
 
   // ---- controls
-  const controls = el("div", { style: "display:grid;grid-template-columns:minmax(7em,max-content) minmax(140px,1fr) minmax(6em,max-content);gap:4px 10px;align-items:center;max-width:" + (width + 180) + "px" });
-  function rangeControl(name, label, attrs) {
-    const id = `mlr-${name}-${uid}`;
-    const lab = el("label", { for: id }, label);
-    const input = el("input", { type: "range", id, ...attrs, style: "width:100%" });
-    const out = el("output", { for: id, style: "min-width:6em;font-variant-numeric:tabular-nums" });
-    controls.append(lab, input, out);
-    return [input, out];
-  }
+  const control = (name, label, attrs, readoutCh) => rangeControl(controls, `mlr-${name}-${uid}`, label, attrs, readoutCh);
   const lo = Math.log10(cfg.alpha_range[0]), hi = Math.log10(cfg.alpha_range[1]);
-  const [alphaInput, alphaOut] = rangeControl("alpha", "learning rate α (log scale)", { min: lo, max: hi, step: (hi - lo) / 1000, value: Math.log10(state.alpha) });
-  const [stepsInput, stepsOut] = rangeControl("steps", kind === "minibatch" ? "epochs" : "steps K", { min: 0, max: cfg.max_steps, step: 1, value: state.steps });
+  const [alphaInput, alphaOut] = control("alpha", "learning rate α (log scale)", { min: lo, max: hi, step: (hi - lo) / 1000, value: Math.log10(state.alpha) }, 12);
+  const [stepsInput, stepsOut] = control("steps", kind === "minibatch" ? "epochs" : "steps K", { min: 0, max: cfg.max_steps, step: 1, value: state.steps }, 12);
   let blendInput = null, blendOut = null, batchInput = null, batchOut = null;
   if (kind === "minibatch") {
-    [batchInput, batchOut] = rangeControl("batch", "batch size b", { min: 1, max: numPoints, step: 1, value: state.batch });
+    [batchInput, batchOut] = control("batch", "batch size b", { min: 1, max: numPoints, step: 1, value: state.batch }, 12);
   }
   if (stages > 1) {
-    [blendInput, blendOut] = rangeControl("blend", cfg.blend_label, { min: 0, max: stages - 1, step: 0.001, value: state.blend });
+    const longest = Math.max(0, ...cfg.stage_names.map((n) => n.length));
+    [blendInput, blendOut] = control("blend", cfg.blend_label, { min: 0, max: stages - 1, step: 0.001, value: state.blend }, 9 + longest);
   }
 
   // ---- plot: a canvas for the contours and the path, focusable for the start point
-  const figure = el("figure", { style: "margin:8px 0;display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start" });
-  const plotBox = el("div", { style: "position:relative" });
+  const plotBox = figurePart(el("div", { style: "position:relative" }), width);
   const canvas = el("canvas", {
     width: String(width), height: String(height), tabindex: "0", role: "img",
     "aria-roledescription": "interactive contour plot",
-    style: `width:${width}px;max-width:100%;height:auto;touch-action:none;cursor:crosshair;outline-offset:2px`,
+    style: "touch-action:none;cursor:crosshair",
   });
-  const descId = `mlr-desc-${uid}`;
   canvas.setAttribute("aria-describedby", descId);
   canvas.setAttribute("aria-label", `${cfg.title}. Contour plot of the cost over ${cfg.xlabel} and ${cfg.ylabel}. ` +
     "Click or drag to move the starting point, or use the arrow keys (Shift for larger moves).");
   plotBox.append(canvas);
-  const history = el("canvas", { width: "260", height: String(height), role: "img", "aria-label": "cost after each step, log scale", style: "width:260px;max-width:100%;height:auto" });
+  const history = figurePart(el("canvas", { width: "260", height: String(height), role: "img", "aria-label": "cost after each step, log scale" }), 260);
   figure.append(plotBox, history);
-  const legend = el("div", { style: "font-size:12px;color:var(--mlr-live-muted, #333)" },
+  const legend = el("div", { class: "mlr-legend" },
     "● start (green)   ✕ end (red)   " + (kind === "quadratic" ? "★ minimum   " : "") +
     "path: green (first step) to red (last step); darker blue = higher cost" + (kind === "quadratic" ? "" : " (levels on a log scale)"));
-  const readout = el("p", { id: descId, style: "margin:4px 0;font-variant-numeric:tabular-nums" });
-  const live = el("p", { "aria-live": "polite", style: "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)" });
-  const reset = el("button", { type: "button", style: "margin-top:4px" }, "reset");
-  root.replaceChildren(el("div", { style: "font-weight:600;margin-bottom:4px" }, cfg.title), controls, figure, legend, readout, live, reset);
+  place(legend);
 
   // ---- drawing
   const ctx = canvas.getContext("2d");
@@ -398,12 +373,6 @@ function render({ model, el: root }) {
     return off;
   }
 
-  function niceStep(raw) {
-    const p = Math.pow(10, Math.floor(Math.log10(raw)));
-    const f = raw / p;
-    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
-  }
-
   function marker(c, x, y, kind, fill) {
     c.beginPath();
     c.fillStyle = fill; c.strokeStyle = "#000"; c.lineWidth = 1;
@@ -470,14 +439,7 @@ function render({ model, el: root }) {
     root.dataset.alpha = String(state.alpha);
     root.dataset.blend = String(state.blend);
     if (kind === "minibatch") root.dataset.batch = String(state.batch);
-    clearTimeout(state.liveTimer);
-    state.liveTimer = setTimeout(() => { live.textContent = text; }, 300);
-    // For benchmarks: input event to the end of the redraw it caused, and the redraw alone (ms).
-    if (state.inputTime !== null) {
-      const t1 = performance.now();
-      root.__liveTimings.push([t1 - state.inputTime, t1 - t0]);
-      state.inputTime = null;
-    }
+    finishDraw(root, state, live, text, t0);
   }
 
   function drawHistory(costs, gmin) {
@@ -512,10 +474,7 @@ function render({ model, el: root }) {
     hctx.restore();
   }
 
-  function schedule(event) {
-    if (state.inputTime === null && event && event.timeStamp) state.inputTime = event.timeStamp;
-    if (!state.pending) { state.pending = true; requestAnimationFrame(draw); }
-  }
+  const schedule = (event) => scheduleDraw(state, draw, event);
 
   function updateOutputs() {
     alphaOut.textContent = `α = ${fmt(state.alpha)}`;
@@ -577,24 +536,14 @@ function render({ model, el: root }) {
     state.start = [Math.min(Math.max(state.start[0] + mx, x0), x1), Math.min(Math.max(state.start[1] + my, y0), y1)];
     schedule(e);
   }
-  // Keys pressed inside the widget are the widget's: the notebook's command-mode shortcuts
-  // (arrows, j/k, a/b, d d...) must not see them. JupyterLab listens on the document in the
-  // bubbling phase, Notebook 7 in the capture phase; a capture listener on the window runs
-  // before both. It stops the event there (the browser's default action, e.g. an arrow moving
-  // a range control, still happens) and handles the plot's keys itself.
+  // Keys pressed inside the widget are the widget's (liveRoot keeps them from the notebook's
+  // command-mode shortcuts); the plot's arrow keys move the start point.
   function windowKey(e) {
-    if (!root.contains(e.target)) return;
-    e.stopPropagation();
     if (e.target === canvas) {
       if (e.type === "keydown") plotKey(e);
       else if (e.key.startsWith("Arrow")) sync("start");
     }
   }
-  window.addEventListener("keydown", windowKey, true);
-  window.addEventListener("keyup", windowKey, true);
-  root.setAttribute("data-lm-suppress-shortcuts", "true");
-  // A click in the widget must not let the notebook move the focus to the cell.
-  root.addEventListener("mousedown", (e) => e.stopPropagation());
   const initial = { alpha: state.alpha, steps: state.steps, blend: state.blend, start: state.start.slice(), batch: state.batch };
   reset.addEventListener("click", () => {
     Object.assign(state, { ...initial, start: initial.start.slice() });
@@ -620,8 +569,7 @@ function render({ model, el: root }) {
   draw();
   return () => {
     for (const n of synced) model.off(`change:${n}`, fromModel);
-    window.removeEventListener("keydown", windowKey, true);
-    window.removeEventListener("keyup", windowKey, true);
+    removeKeys();
   };
 }
 

@@ -100,41 +100,27 @@ export function spectrogram(signal, window, hop) {
   return { window, hop, frames, bins, magnitudes };
 }
 
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 function render({ model, el: root }) {
   const cfg = model.get("config");
   const signal = Float64Array.from(cfg.signal), rate = cfg.rate, fmax = cfg.max_frequency;
   const [wlo, whi] = cfg.window_range, duration = signal.length / rate;
-  const lut = cfg.colors.map((h) => { const n = parseInt(h.slice(1), 16); return [(n >> 16) & 255, (n >> 8) & 255, n & 255]; });
+  const lut = cfg.colors.map(hexToRgb);
   const uid = Math.random().toString(36).slice(2, 9);
   const state = { window: model.get("window"), pending: false, inputTime: null };
-  root.__liveTimings = [];
-  root.classList.add("mlr-live");
-  root.style.cssText = "font: 13px/1.4 system-ui, sans-serif; color: #222; max-width: 100%;";
+  const descId = `mlr-desc-${uid}`;
+  const removeKeys = liveRoot(root);
+  const { controls, figure, readout, live, place } = liveLayout(root, cfg.title, descId, false);
 
   const id = `mlr-window-${uid}`;
-  const controls = el("div", { style: "display:grid;grid-template-columns:max-content minmax(140px,1fr) minmax(8em,max-content);gap:4px 10px;align-items:center;max-width:640px" });
   const lo = Math.log2(wlo), hi = Math.log2(whi);
-  const input = el("input", { type: "range", id, min: lo, max: hi, step: 1 / 48, value: Math.log2(state.window), style: "width:100%" });
-  const out = el("output", { for: id, style: "font-variant-numeric:tabular-nums" });
-  controls.append(el("label", { for: id }, "window length (samples, log scale)"), input, out);
+  const [input, out] = rangeControl(controls, id, "window length (samples, log scale)", { min: lo, max: hi, step: 1 / 48, value: Math.log2(state.window) }, 12);
   const plotW = 420, plotH = 250, width = plotW + MARGIN.left + MARGIN.right, height = plotH + MARGIN.top + MARGIN.bottom;
-  const descId = `mlr-desc-${uid}`;
   const canvas = el("canvas", {
     width: String(width), height: String(height), role: "img", "aria-describedby": descId,
     "aria-label": "Spectrogram of the signal: time on the horizontal axis, frequency on the vertical axis, magnitude in dB as colour (bright = loud)",
-    style: `width:${width}px;max-width:100%;height:auto`,
   });
-  const readout = el("p", { id: descId, style: "margin:4px 0;font-variant-numeric:tabular-nums" });
-  const live = el("p", { "aria-live": "polite", style: "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)" });
-  root.replaceChildren(el("div", { style: "font-weight:600;margin-bottom:4px" }, cfg.title), controls, el("figure", { style: "margin:8px 0" }, undefined), readout, live);
-  root.children[2].append(canvas);
+  place();
+  figure.append(figurePart(canvas, width));
   const ctx = canvas.getContext("2d");
   const sx = (t) => MARGIN.left + t / duration * plotW, sy = (f) => MARGIN.top + (1 - f / fmax) * plotH;
 
@@ -196,35 +182,20 @@ function render({ model, el: root }) {
     out.textContent = `${size} samples`;
     input.setAttribute("aria-valuetext", `window ${size} samples`);
     root.dataset.window = String(size);
-    clearTimeout(state.liveTimer);
-    state.liveTimer = setTimeout(() => { live.textContent = text; }, 300);
-    if (state.inputTime !== null) {
-      const t1 = performance.now();
-      root.__liveTimings.push([t1 - state.inputTime, t1 - t0]);
-      state.inputTime = null;
-    }
+    finishDraw(root, state, live, text, t0);
   }
-  function schedule(event) {
-    if (state.inputTime === null && event && event.timeStamp) state.inputTime = event.timeStamp;
-    if (!state.pending) { state.pending = true; requestAnimationFrame(draw); }
-  }
+  const schedule = (event) => scheduleDraw(state, draw, event);
   input.addEventListener("input", (e) => {
     state.window = Math.min(whi, Math.max(wlo, Math.round(2 ** Number(input.value))));
     schedule(e);
   });
   input.addEventListener("change", () => { model.set("window", state.window); model.save_changes(); });
-  function windowKey(e) { if (root.contains(e.target)) e.stopPropagation(); }
-  window.addEventListener("keydown", windowKey, true);
-  window.addEventListener("keyup", windowKey, true);
-  root.setAttribute("data-lm-suppress-shortcuts", "true");
-  root.addEventListener("mousedown", (e) => e.stopPropagation());
   const fromModel = () => { state.window = model.get("window"); input.value = Math.log2(state.window); schedule(); };
   model.on("change:window", fromModel);
   draw();
   return () => {
     model.off("change:window", fromModel);
-    window.removeEventListener("keydown", windowKey, true);
-    window.removeEventListener("keyup", windowKey, true);
+    removeKeys();
   };
 }
 

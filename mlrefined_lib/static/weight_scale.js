@@ -7,10 +7,8 @@
 // `data-scale` and `data-costs` (JSON [separable, overlapping] at w = s u), and
 // `root.__liveRays` ({scales, costs: [[...], [...]]}: the right panel's curves).
 
-const NS = "http://www.w3.org/2000/svg";
 const STYLES = [["circle", "#4575b4"], ["square", "#d73027"]];
 
-function logaddexp0(t) { return Math.max(t, 0) + Math.log1p(Math.exp(-Math.abs(t))); }
 
 export function crossEntropy(x, y, w) {
   let s = 0;
@@ -26,20 +24,6 @@ export function mistakes(x, y, w) {
 
 const sigmoid = (t) => 0.5 * (1 + Math.tanh(0.5 * t));
 
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 const sci = (v) => v.toExponential(2).replace(/e([+-])(\d)$/, "e$10$2");
 
 function render({ model, el: root }) {
@@ -48,32 +32,27 @@ function render({ model, el: root }) {
   const [slo, shi] = cfg.scale_range;
   const uid = Math.random().toString(36).slice(2, 9);
   const state = { scale: model.get("scale"), pending: false, inputTime: null };
-  root.__liveTimings = [];
-  root.classList.add("mlr-live");
-  root.style.cssText = "font: 13px/1.4 system-ui, sans-serif; color: #222; max-width: 100%;";
+  const descId = `mlr-desc-${uid}`;
+  const removeKeys = liveRoot(root);
+  const { controls, figure, readout, live, place } = liveLayout(root, cfg.title, descId, false);
 
   const id = `mlr-scale-${uid}`;
-  const controls = el("div", { style: "display:grid;grid-template-columns:max-content minmax(140px,1fr) minmax(7em,max-content);gap:4px 10px;align-items:center;max-width:640px" });
   const lo = Math.log10(slo), hi = Math.log10(shi);
-  const input = el("input", { type: "range", id, min: lo, max: hi, step: (hi - lo) / 1000, value: Math.log10(state.scale), style: "width:100%" });
-  const out = el("output", { for: id, style: "font-variant-numeric:tabular-nums" });
-  controls.append(el("label", { for: id }, "weight norm ||w|| (log scale)"), input, out);
-  const descId = `mlr-desc-${uid}`;
-  const figure = el("figure", { style: "margin:8px 0;display:flex;flex-wrap:wrap;gap:10px" });
+  const [input, out] = rangeControl(controls, id, "weight norm ||w|| (log scale)", { min: lo, max: hi, step: (hi - lo) / 1000, value: Math.log10(state.scale) }, 12);
   const W = 300, H = 230, L = 44, R = 8, T = 24, B = 38, pw = W - L - R, ph = H - T - B;
 
   function axes(node, xticks, yticks, xlabel, ylabel) {
-    node.append(svg("rect", { x: L, y: T, width: pw, height: ph, fill: "#fff", stroke: "#000" }));
+    node.append(svgEl("rect", { x: L, y: T, width: pw, height: ph, fill: "#fff", stroke: "#000" }));
     for (const [v, px] of xticks) {
-      node.append(svg("line", { x1: px, x2: px, y1: T + ph, y2: T + ph + 4, stroke: "#000" }));
-      node.append(svg("text", { x: px, y: T + ph + 15, "text-anchor": "middle", "font-size": 11 }, v));
+      node.append(svgEl("line", { x1: px, x2: px, y1: T + ph, y2: T + ph + 4, stroke: "#000" }));
+      node.append(svgEl("text", { x: px, y: T + ph + 15, "text-anchor": "middle", "font-size": 11 }, v));
     }
     for (const [v, py] of yticks) {
-      node.append(svg("line", { x1: L - 4, x2: L, y1: py, y2: py, stroke: "#000" }));
-      node.append(svg("text", { x: L - 6, y: py + 4, "text-anchor": "end", "font-size": 11 }, v));
+      node.append(svgEl("line", { x1: L - 4, x2: L, y1: py, y2: py, stroke: "#000" }));
+      node.append(svgEl("text", { x: L - 6, y: py + 4, "text-anchor": "end", "font-size": 11 }, v));
     }
-    node.append(svg("text", { x: L + pw / 2, y: H - 5, "text-anchor": "middle", "font-size": 12 }, xlabel));
-    node.append(svg("text", { x: 11, y: T + ph / 2, "text-anchor": "middle", "font-size": 12, transform: `rotate(-90 11 ${T + ph / 2})` }, ylabel));
+    node.append(svgEl("text", { x: L + pw / 2, y: H - 5, "text-anchor": "middle", "font-size": 12 }, xlabel));
+    node.append(svgEl("text", { x: 11, y: T + ph / 2, "text-anchor": "middle", "font-size": 12, transform: `rotate(-90 11 ${T + ph / 2})` }, ylabel));
   }
   const poly = (pts) => pts.map(([a, b]) => `${a.toFixed(2)},${b.toFixed(2)}`).join(" ");
 
@@ -81,25 +60,25 @@ function render({ model, el: root }) {
   const panels = problems.map((prob, index) => {
     const [xa, xb] = prob.x_range;
     const X = (v) => L + (v - xa) / (xb - xa) * pw, Y = (v) => T + (1.35 - v) / 1.45 * ph;
-    const node = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, role: "img", "aria-describedby": descId, style: "max-width:100%;height:auto" });
+    const node = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, role: "img", "aria-describedby": descId });
     node.setAttribute("aria-label", `${prob.kind} problem: the points of ${prob.name} and not ${prob.name} against ${prob.xlabel}, and the probability of the model w = s u`);
     const step = (xb - xa) > 4 ? 1 : 0.5, xt = [];
     for (let v = Math.ceil(xa / step) * step; v <= xb + 1e-9; v += step) xt.push([String(Math.round(v * 10) / 10), X(v)]);
     axes(node, xt, [0, 0.5, 1].map((v) => [String(v), Y(v)]), prob.xlabel, index === 0 ? "label / probability" : "");
     const clip = `mlr-clip-${uid}-${index}`;
-    const cp = svg("clipPath", { id: clip }); cp.append(svg("rect", { x: L, y: T, width: pw, height: ph }));
-    const defs = svg("defs"); defs.append(cp); node.append(defs);
-    const layer = svg("g", { "clip-path": `url(#${clip})` }); node.append(layer);
+    const cp = svgEl("clipPath", { id: clip }); cp.append(svgEl("rect", { x: L, y: T, width: pw, height: ph }));
+    const defs = svgEl("defs"); defs.append(cp); node.append(defs);
+    const layer = svgEl("g", { "clip-path": `url(#${clip})` }); node.append(layer);
     prob.x.forEach((v, p) => {
       const [shape, color] = STYLES[prob.y[p]], cx = X(v), cy = Y(prob.y[p] + cfg.jitter[p]);
-      layer.append(shape === "circle" ? svg("circle", { cx, cy, r: 2.6, fill: color, stroke: "#000", "stroke-width": 0.3 })
-        : svg("rect", { x: cx - 2.4, y: cy - 2.4, width: 4.8, height: 4.8, fill: color, stroke: "#000", "stroke-width": 0.3 }));
+      layer.append(shape === "circle" ? svgEl("circle", { cx, cy, r: 2.6, fill: color, stroke: "#000", "stroke-width": 0.3 })
+        : svgEl("rect", { x: cx - 2.4, y: cy - 2.4, width: 4.8, height: 4.8, fill: color, stroke: "#000", "stroke-width": 0.3 }));
     });
-    const curve = svg("polyline", { fill: "none", stroke: "#000", "stroke-width": 2 });
+    const curve = svgEl("polyline", { fill: "none", stroke: "#000", "stroke-width": 2 });
     layer.append(curve);
-    const title = svg("text", { x: L + pw / 2, y: 15, "text-anchor": "middle", "font-size": 11.5 });
+    const title = svgEl("text", { x: L + pw / 2, y: 15, "text-anchor": "middle", "font-size": 11.5 });
     node.append(title);
-    figure.append(node);
+    figure.append(figurePart(node, W));
     const grid = []; for (let i = 0; i <= 300; i++) grid.push(xa + (xb - xa) * i / 300);
     return { prob, curve, title, X, Y, grid };
   });
@@ -111,28 +90,26 @@ function render({ model, el: root }) {
   const [clo, chi] = [-12 + Math.log10(3), Math.log10(30)];
   const RX = (s) => L + (Math.log10(s) - lo) / (hi - lo) * pw;
   const RY = (c) => T + (chi - Math.log10(Math.max(c, 1e-300))) / (chi - clo) * ph;
-  const right = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, role: "img", "aria-describedby": descId, style: "max-width:100%;height:auto" });
+  const right = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, role: "img", "aria-describedby": descId });
   right.setAttribute("aria-label", "Both costs along their rays against the weight norm, log-log, with the chosen norm marked");
   axes(right, [0.3, 1, 3, 10, 30, 100].filter((v) => v >= slo * 0.999 && v <= shi * 1.001).map((v) => [String(v), RX(v)]),
     [-10, -8, -6, -4, -2, 0].map((e) => [`1e${e}`, RY(10 ** e)]), "||w|| (log scale)", "cost (log scale)");
   const clipR = `mlr-clip-${uid}-r`;
-  const cpr = svg("clipPath", { id: clipR }); cpr.append(svg("rect", { x: L, y: T, width: pw, height: ph }));
-  const defsR = svg("defs"); defsR.append(cpr); right.append(defsR);
-  const rlayer = svg("g", { "clip-path": `url(#${clipR})` }); right.append(rlayer);
-  rays.forEach((costs, k) => rlayer.append(svg("polyline", { points: poly(rayScales.map((s, i) => [RX(s), RY(costs[i])])), fill: "none", stroke: STYLES[k][1], "stroke-width": 2, ...(k ? { "stroke-dasharray": "6 4" } : {}) })));
-  rlayer.append(svg("line", { x1: RX(cfg.minimizer_norm), x2: RX(cfg.minimizer_norm), y1: T, y2: T + ph, stroke: "#666", "stroke-dasharray": "2 3", "stroke-width": 1.2 }));
-  const marks = [svg("circle", { r: 5, fill: STYLES[0][1], stroke: "#000" }), svg("rect", { width: 9, height: 9, fill: STYLES[1][1], stroke: "#000" })];
+  const cpr = svgEl("clipPath", { id: clipR }); cpr.append(svgEl("rect", { x: L, y: T, width: pw, height: ph }));
+  const defsR = svgEl("defs"); defsR.append(cpr); right.append(defsR);
+  const rlayer = svgEl("g", { "clip-path": `url(#${clipR})` }); right.append(rlayer);
+  rays.forEach((costs, k) => rlayer.append(svgEl("polyline", { points: poly(rayScales.map((s, i) => [RX(s), RY(costs[i])])), fill: "none", stroke: STYLES[k][1], "stroke-width": 2, ...(k ? { "stroke-dasharray": "6 4" } : {}) })));
+  rlayer.append(svgEl("line", { x1: RX(cfg.minimizer_norm), x2: RX(cfg.minimizer_norm), y1: T, y2: T + ph, stroke: "#666", "stroke-dasharray": "2 3", "stroke-width": 1.2 }));
+  const marks = [svgEl("circle", { r: 5, fill: STYLES[0][1], stroke: "#000" }), svgEl("rect", { width: 9, height: 9, fill: STYLES[1][1], stroke: "#000" })];
   rlayer.append(...marks);
-  const rightTitle = svg("text", { x: L + pw / 2, y: 15, "text-anchor": "middle", "font-size": 11.5 });
+  const rightTitle = svgEl("text", { x: L + pw / 2, y: 15, "text-anchor": "middle", "font-size": 11.5 });
   right.append(rightTitle);
-  figure.append(right);
+  figure.append(figurePart(right, W));
 
-  const legend = el("div", { style: "font-size:12px;color:#333" },
+  const legend = el("div", { class: "mlr-legend" },
     `● not in the class (label 0, blue)   ■ in the class (label 1, red)   black: the probability of the model w = s u; ` +
     `right: the cost along each ray (solid: ${problems[0].kind}, dashed: ${problems[1].kind}), dotted: ||w*|| of the overlapping problem`);
-  const readout = el("p", { id: descId, style: "margin:4px 0;font-variant-numeric:tabular-nums" });
-  const live = el("p", { "aria-live": "polite", style: "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)" });
-  root.replaceChildren(el("div", { style: "font-weight:600;margin-bottom:4px" }, cfg.title), controls, figure, legend, readout, live);
+  place(legend);
 
   function draw() {
     const t0 = performance.now();
@@ -158,32 +135,17 @@ function render({ model, el: root }) {
     root.dataset.scale = String(s);
     root.dataset.costs = JSON.stringify(costs);
     root.dataset.errors = JSON.stringify(errors);
-    clearTimeout(state.liveTimer);
-    state.liveTimer = setTimeout(() => { live.textContent = text; }, 300);
-    if (state.inputTime !== null) {
-      const t1 = performance.now();
-      root.__liveTimings.push([t1 - state.inputTime, t1 - t0]);
-      state.inputTime = null;
-    }
+    finishDraw(root, state, live, text, t0);
   }
-  function schedule(event) {
-    if (state.inputTime === null && event && event.timeStamp) state.inputTime = event.timeStamp;
-    if (!state.pending) { state.pending = true; requestAnimationFrame(draw); }
-  }
+  const schedule = (event) => scheduleDraw(state, draw, event);
   input.addEventListener("input", (e) => { state.scale = 10 ** Number(input.value); schedule(e); });
   input.addEventListener("change", () => { model.set("scale", state.scale); model.save_changes(); });
-  function windowKey(e) { if (root.contains(e.target)) e.stopPropagation(); }
-  window.addEventListener("keydown", windowKey, true);
-  window.addEventListener("keyup", windowKey, true);
-  root.setAttribute("data-lm-suppress-shortcuts", "true");
-  root.addEventListener("mousedown", (e) => e.stopPropagation());
   const fromModel = () => { state.scale = model.get("scale"); input.value = Math.log10(state.scale); schedule(); };
   model.on("change:scale", fromModel);
   draw();
   return () => {
     model.off("change:scale", fromModel);
-    window.removeEventListener("keydown", windowKey, true);
-    window.removeEventListener("keyup", windowKey, true);
+    removeKeys();
   };
 }
 

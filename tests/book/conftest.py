@@ -7,9 +7,7 @@ never build it themselves. The helpers parse HTML with the standard library's
 
 from __future__ import annotations
 
-import base64
 import functools
-import hashlib
 import json
 import os
 import posixpath
@@ -136,36 +134,6 @@ def resolve(page_path: str, url: str) -> tuple[str | None, str]:
 
 
 # ------------------------------------------------------------ widget state
-REF = "IPY_MODEL_"
-# Models whose view lays out its children as its own DOM children, in order (a
-# lumino Panel). A Stack is not one of them: it shows only the selected child.
-BOX_MODELS = {"BoxModel", "VBoxModel", "HBoxModel", "GridBoxModel"}
-
-
-@dataclass
-class FrameSliderInfo:
-    """One frames slider (a SelectionSlider whose index is jslinked to a Stack of
-    Images, maybe with a Play button jslinked to the slider) read from a page's
-    embedded widget state."""
-
-    page: str
-    number: int  # 1, 2, ... in the page's DOM order
-    slider_id: str
-    stack_id: str
-    labels: list  # the slider's readouts, in order
-    initial: int  # the slider's index when the page loads
-    frame_sha256: list  # SHA-256 of each frame's PNG bytes, in stack order
-    play_id: str | None
-    description: str = ""
-    play_interval_ms: int | None = None
-    stack_children: list = field(default_factory=list)  # model names of the Stack's children
-    located: bool = True  # slider and Stack both reachable from a displayed view through Boxes
-
-    @property
-    def test_id(self) -> str:
-        return f"{page_id(self.page)}-slider{self.number}"
-
-
 def page_id(path: str) -> str:
     """A short readable name for a page in test ids: its chapter folder, or its path."""
     stem = path.removesuffix(".html")
@@ -185,88 +153,6 @@ def widget_state(path: str) -> dict | None:
 def widget_views(path: str) -> list[str]:
     """The model id of every widget view the page displays, in document order."""
     return [json.loads(text)["model_id"] for text in parse_page(path).scripts_of_type(WIDGET_VIEW)]
-
-
-def image_bytes(model: dict) -> bytes:
-    for buffer in model.get("buffers", []):
-        if buffer.get("path") == ["value"]:
-            assert buffer.get("encoding") == "base64", buffer.get("encoding")
-            return base64.b64decode(buffer["data"])
-    raise AssertionError("an ImageModel has no base64 'value' buffer")
-
-
-def _unref(value: str) -> str:
-    return value.removeprefix(REF)
-
-
-def box_tree(path: str) -> dict[str, list[str]]:
-    """model id -> ids of its children, for every Box-like model of the page."""
-    state = (widget_state(path) or {}).get("state", {})
-    return {mid: [_unref(c) for c in m["state"].get("children", [])]
-            for mid, m in state.items() if m["model_name"] in BOX_MODELS}
-
-
-def dom_order(path: str) -> list[str]:
-    """Model ids in the order their elements appear in the page: each displayed view,
-    then depth-first through Box children (first appearance only)."""
-    tree, seen, order = box_tree(path), set(), []
-
-    def walk(mid):
-        if mid not in seen:
-            seen.add(mid)
-            order.append(mid)
-            for child in tree.get(mid, []):
-                walk(child)
-
-    for view in widget_views(path):
-        walk(view)
-    return order
-
-
-@functools.lru_cache(maxsize=None)
-def _frame_sliders(path: str) -> tuple:
-    state = (widget_state(path) or {}).get("state", {})
-    links = []
-    for model in state.values():
-        if model["model_name"] == "LinkModel":
-            (src, src_attr), (dst, dst_attr) = model["state"]["source"], model["state"]["target"]
-            links.append(((_unref(src), src_attr), (_unref(dst), dst_attr)))
-    found = []
-    for a, b in links:
-        ends = {state[a[0]]["model_name"]: a, state[b[0]]["model_name"]: b}
-        if set(ends) != {"SelectionSliderModel", "StackModel"}:
-            continue
-        (slider_id, slider_attr), (stack_id, stack_attr) = ends["SelectionSliderModel"], ends["StackModel"]
-        if (slider_attr, stack_attr) != ("index", "selected_index"):
-            continue
-        slider, stack = state[slider_id]["state"], state[stack_id]["state"]
-        children = [_unref(c) for c in stack["children"]]
-        frames = [image_bytes(state[c]) for c in children if state[c]["model_name"] == "ImageModel"]
-        play_id = None
-        for x, y in links:
-            for (one, _), (other, attr) in ((x, y), (y, x)):
-                if one == slider_id and state[other]["model_name"] == "PlayModel" and attr == "value":
-                    play_id = other
-        found.append(dict(
-            slider_id=slider_id, stack_id=stack_id, labels=list(slider.get("_options_labels") or []),
-            initial=int(slider["index"]), frame_sha256=[hashlib.sha256(f).hexdigest() for f in frames],
-            play_id=play_id, description=slider.get("description") or "",
-            play_interval_ms=state[play_id]["state"].get("interval") if play_id else None,
-            stack_children=[state[c]["model_name"] for c in children],
-        ))
-    # DOM order; sliders the tests cannot locate go last (a layer-4 test fails on them).
-    order = {mid: i for i, mid in enumerate(dom_order(path))}
-    big = len(order)
-    found.sort(key=lambda f: (order.get(f["slider_id"], big), f["slider_id"]))
-    return tuple(
-        FrameSliderInfo(page=path, number=n, located=f["slider_id"] in order and f["stack_id"] in order, **f)
-        for n, f in enumerate(found, start=1)
-    )
-
-
-def frame_sliders(path: str) -> list[FrameSliderInfo]:
-    """Every frames slider on the page, in the order they appear in the page."""
-    return list(_frame_sliders(path))
 
 
 # ------------------------------------------------------------------ fixtures
@@ -290,22 +176,9 @@ def chapter_pages() -> list[str]:
     return [p for p in toc_pages() if p.startswith(CHAPTERS_DIR)]
 
 
-def slider_cases(*, play_only: bool = False) -> list[FrameSliderInfo]:
-    """Every frames slider of every chapter page that is built (read at collection time)."""
-    cases = []
-    for page in chapter_pages():
-        if (BUILD / page).is_file():
-            cases += [s for s in frame_sliders(page) if s.play_id or not play_only]
-    return cases
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "with_play: parametrize only over the frames sliders that have a Play button")
-
-
 def pytest_generate_tests(metafunc):
     """Parametrize by chapter page (argument `page_path`, or `chapter` for the browser's
-    module-scoped page fixture) and by (page, slider) when `slider_index` is asked for too."""
+    module-scoped page fixture), or by every page of the table of contents (`toc_page`)."""
     names = metafunc.fixturenames
     if "toc_page" in names:  # every page of the table of contents, by its path
         pages = toc_pages()
@@ -313,21 +186,15 @@ def pytest_generate_tests(metafunc):
     page_arg = "chapter" if "chapter" in names else "page_path" if "page_path" in names else None
     if page_arg is None:
         return
-    indirect = [page_arg]
-    scope = "module" if page_arg == "chapter" else None
-    if "slider_index" in names:
-        cases = slider_cases(play_only=metafunc.definition.get_closest_marker("with_play") is not None)
-        metafunc.parametrize((page_arg, "slider_index"), [(c.page, c.number - 1) for c in cases],
-                             ids=[c.test_id for c in cases], indirect=indirect, scope=scope)
-    else:
-        pages = chapter_pages()
-        metafunc.parametrize(page_arg, pages, ids=[page_id(p) for p in pages], indirect=indirect, scope=scope)
+    pages = chapter_pages()
+    metafunc.parametrize(page_arg, pages, ids=[page_id(p) for p in pages], indirect=[page_arg],
+                         scope="module" if page_arg == "chapter" else None)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
     """Run the browser tests page by page, each page's tests in file order (math first,
-    then each slider's tests, the error checks last), so each chapter page is loaded once
+    then the widgets' tests, the error checks last), so each chapter page is loaded once
     and the error checks see everything the interactions caused. pytest's own grouping by
     module-scoped parameter keeps pages together but not the order within a page."""
     pages = {p: i for i, p in enumerate(chapter_pages())}
@@ -339,8 +206,7 @@ def pytest_collection_modifyitems(items):
         if page is None:
             return (position, 0, 0, 0)
         first = min(pos for pos, other in enumerate(items) if other.module is item.module)
-        return (first, pages.get(page, len(pages)), item.function.__code__.co_firstlineno,
-                callspec.params.get("slider_index", -1))
+        return (first, pages.get(page, len(pages)), item.function.__code__.co_firstlineno)
 
     items[:] = [item for _, item in sorted(enumerate(items), key=key)]
 
@@ -367,8 +233,8 @@ def book(built_html) -> types.SimpleNamespace:
         root=ROOT, build=built_html, generated=GENERATED,
         widget_state_mime=WIDGET_STATE, widget_view_mime=WIDGET_VIEW,
         parse=parse_page, resolve=resolve, is_external=is_external, is_remote=is_remote,
-        widget_state=widget_state, widget_views=widget_views, frame_sliders=frame_sliders,
-        toc_pages=toc_pages, chapter_pages=chapter_pages, box_tree=box_tree, page_id=page_id,
+        widget_state=widget_state, widget_views=widget_views,
+        toc_pages=toc_pages, chapter_pages=chapter_pages, page_id=page_id,
     )
 
 

@@ -39,43 +39,22 @@ IRRELEVANT_CONSOLE_ERRORS = [
 
 # JavaScript run in the page ------------------------------------------------------------
 VIEW_SCRIPTS = 'script[type="application/vnd.jupyter.widget-view+json"]'
-# True once every widget view is rendered: the manager inserts a div.widget-subarea
-# just before each view's <script> and attaches the view in it.
+# True once every widget view is drawn: assets/widget-loader.js puts a div.mlr-widget right
+# after each view's <script>, renders the widget in it and then marks it mlr-drawn.
 VIEWS_RENDERED_JS = """() => [...document.querySelectorAll('%s')].every((s) => {
-  const sub = s.previousElementSibling;
-  return sub && sub.classList.contains("widget-subarea") && sub.firstElementChild !== null;
+  const host = s.nextElementSibling;
+  return host && host.matches(".mlr-widget.mlr-drawn") && host.firstElementChild !== null;
 })""" % VIEW_SCRIPTS
-# Mark each rendered widget's element with its model id (data-test-model), walking from
-# each view down through Box children, which a Box view lays out as its own DOM children
-# in order. Returns the places where the DOM does not mirror the widget state.
-TAG_MODELS_JS = """(tree) => {
-  const problems = [];
-  const tag = (el, id, where) => {
-    if (!el.hasAttribute("data-test-model")) el.setAttribute("data-test-model", id);
-    const children = tree[id];
-    if (!children) return;
-    const kids = [...el.children];
-    if (kids.length !== children.length) {
-      problems.push(`${where}: Box ${id} has ${children.length} children in the state, ${kids.length} in the page`);
-      return;
-    }
-    children.forEach((child, i) => tag(kids[i], child, where));
-  };
-  [...document.querySelectorAll('%s')].forEach((s, i) => {
-    const id = JSON.parse(s.textContent).model_id;
-    const sub = s.previousElementSibling;
-    if (!sub || !sub.classList.contains("widget-subarea") || !sub.firstElementChild) {
-      problems.push(`widget view ${i + 1} (${id}) was not rendered`);
-      return;
-    }
-    tag(sub.firstElementChild, id, `widget view ${i + 1}`);
-  });
-  return problems;
-}""" % VIEW_SCRIPTS
+# The views that were not drawn, by position and model id.
+UNDRAWN_JS = """() => [...document.querySelectorAll('%s')].flatMap((s, i) => {
+  const host = s.nextElementSibling;
+  return host && host.matches(".mlr-widget.mlr-drawn") ? []
+    : [`widget view ${i + 1} (${JSON.parse(s.textContent).model_id}) was not drawn`];
+})""" % VIEW_SCRIPTS
 PROSE_TEXT_JS = """() => {
   const article = document.querySelector("article.bd-article") || document.querySelector("main") || document.body;
   const clone = article.cloneNode(true);
-  clone.querySelectorAll("pre, code, script, style, mjx-container, .cell_input, .widget-subarea, .jupyter-widgets")
+  clone.querySelectorAll("pre, code, script, style, mjx-container, .cell_input, .mlr-widget")
     .forEach((e) => e.remove());
   return clone.textContent;
 }"""
@@ -97,7 +76,7 @@ class Visit:
     websockets: list = field(default_factory=list)
     path: str = ""
     setup_error: str = ""  # what the page fixture waited for in vain
-    dom_problems: list = field(default_factory=list)  # where the DOM does not mirror the widget state
+    dom_problems: list = field(default_factory=list)  # widget views that were not drawn
 
     def problems(self) -> list[str]:
         return ([f"page error: {e}" for e in self.page_errors]
@@ -153,8 +132,8 @@ def wait_for_math(page) -> None:
 
 @pytest.fixture(scope="module")
 def chapter(request, browser, book_server, book):
-    """One chapter page (the parameter), loaded once: math typeset and widgets rendered
-    where the page has them, each widget's element marked with its model id."""
+    """One chapter page (the parameter), loaded once: math typeset and widgets drawn
+    where the page has them."""
     path = request.param
     if not (book.build / path).is_file():
         pytest.fail(f"{path} is listed in _toc.yml but not built: run `make strict-book`.")
@@ -166,7 +145,7 @@ def chapter(request, browser, book_server, book):
             wait_for_math(page)
         if book.widget_views(path):
             page.wait_for_function(VIEWS_RENDERED_JS)
-            visit.dom_problems = page.evaluate(TAG_MODELS_JS, book.box_tree(path))
+            visit.dom_problems = page.evaluate(UNDRAWN_JS)
     except Exception as exc:  # the tests below say what is missing; keep the page for them
         visit.setup_error = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
     yield visit
@@ -241,7 +220,7 @@ def test_no_javascript_errors(chapter):
 
 
 def test_no_request_left_the_machine(chapter):
-    # Nothing is expected: MathJax, require.js, the widget manager and fonts are all local.
+    # Nothing is expected: MathJax, the widgets' modules and fonts are all local.
     # (The theme's launch buttons and thebe would fetch from Binder/unpkg only when clicked.)
     assert not chapter.aborted, "requests to other machines (blocked):\n  " + "\n  ".join(chapter.aborted)
     assert not chapter.websockets, f"web sockets opened: {chapter.websockets}"

@@ -16,9 +16,10 @@ MAX_PAGE_BYTES = 3 * 1024 * 1024  # DESIGN.md: at most 3 MB per built page
 # The scripts the book serves itself (see _config.yml and tools/vendor_assets.py).
 VENDORED = {
     "MathJax": "_static/vendor/mathjax/tex-chtml.js",
-    "require.js": "_static/vendor/require.js",
-    "the widget HTML manager": "_static/vendor/html-manager/embed-amd.js",
+    "the widget loader": "_static/widget-loader.js",
 }
+# What the static book no longer needs: the Jupyter widgets HTML manager and its AMD loader.
+WIDGET_MANAGER = re.compile(r"embed-amd(\.min)?\.js$|/html-manager/|(^|/)require(\.min)?\.js$")
 IMPORT = re.compile(r"""@import\s+(?:url\(\s*)?["']?([^"')\s;]+)""")
 
 
@@ -130,12 +131,12 @@ def _vendor_problems(book, page: str) -> tuple[list[str], list[str]]:
     if 'class="math' in text:
         needs.append("MathJax")
     if book.widget_state(page) is not None or book.widget_views(page):
-        needs += ["require.js", "the widget HTML manager"]
+        needs.append("the widget loader")
     scripts = {book.resolve(page, url)[0] for tag, _a, url, _attrs in book.parse(page).refs if tag == "script"}
     return needs, [f"{page} does not load {name} from {VENDORED[name]}" for name in needs if VENDORED[name] not in scripts]
 
 
-def test_pages_use_the_books_own_mathjax_requirejs_and_widget_manager(book, book_pages):
+def test_pages_use_the_books_own_mathjax_and_widget_loader(book, book_pages):
     """A page that typesets math or embeds widgets loads the copies under _static/vendor/."""
     problems, checked = [], {}
     for page in book_pages:
@@ -152,10 +153,42 @@ def test_pages_use_the_books_own_mathjax_requirejs_and_widget_manager(book, book
 
 
 def test_chapter_uses_the_books_own_scripts(book, page_path):
-    needs, problems = _vendor_problems(book, page_path)
-    if book.frame_sliders(page_path):
-        assert "the widget HTML manager" in needs
+    _needs, problems = _vendor_problems(book, page_path)
     assert not problems, "\n".join(problems)
+
+
+def test_no_page_loads_the_widget_manager_or_require_js(book, book_pages):
+    """The static book draws its widgets with its own loader: no page loads embed-amd.js
+    (the 4 MB Jupyter widgets HTML manager) or require.js, and the build ships neither."""
+    loaded = [f"{page}: {url}" for page in book_pages for tag, _a, url, _attrs in book.parse(page).refs
+              if tag == "script" and WIDGET_MANAGER.search(url.split("?")[0])]
+    assert not loaded, "pages load the widget manager or require.js:\n  " + "\n  ".join(loaded)
+    # (MathJax's TeX extension for \\require is also named require.js: not the AMD loader.)
+    shipped = [p.relative_to(book.build).as_posix() for p in (book.build / "_static").rglob("*.js")
+               if WIDGET_MANAGER.search("/" + p.relative_to(book.build).as_posix()) and "/mathjax/" not in p.as_posix()]
+    assert not shipped, f"the build still ships {shipped}"
+
+
+def test_the_theme_icons_are_the_books_own(book, book_pages):
+    """_static/scripts/fontawesome.js is the book's small icon script (assets/scripts/, written by
+    tools/vendor_assets.py), not the theme's 1.5 MB one, and it draws every icon a page names."""
+    script = (book.build / "_static" / "scripts" / "fontawesome.js").read_text(encoding="utf-8")
+    assert len(script) < 50_000, f"_static/scripts/fontawesome.js is {len(script)} bytes: the theme's copy, not the book's"
+    drawn = set(re.findall(r'"(solid|brands) ([a-z0-9-]+)"', script))
+    styles = {"fa-solid": "solid", "fas": "solid", "fa-brands": "brands", "fab": "brands"}
+    helpers = {"fa-lg", "fa-fw", "fa-xs", "fa-sm", "fa-2x"}
+    missing = set()
+    for page in book_pages:
+        text = (book.build / page).read_text(encoding="utf-8")
+        for classes in re.findall(r'<i class="([^"]*\bfa[a-z-]*\b[^"]*)"', text):
+            names = classes.split()
+            style = next((styles[n] for n in names if n in styles), "solid")
+            for name in names:
+                if name.startswith("fa-") and name not in styles and name not in helpers:
+                    if (style, name[3:]) not in drawn:
+                        missing.add(f"{style} {name[3:]} ({page})")
+    assert not missing, "icons the pages use but assets/scripts/fontawesome.js lacks (add them to ICONS in " \
+        "tools/vendor_assets.py):\n  " + "\n  ".join(sorted(missing)[:20])
 
 
 def test_page_weight(book, all_html):
@@ -177,32 +210,29 @@ def test_chapter_embeds_its_widget_state(book, page_path):
     if state is None and not views:
         return
     assert state is not None, f"{page_path} displays widgets but embeds no <script type={book.widget_state_mime!r}>"
-    assert state.get("version_major") == 2, "html-manager 1.x reads widget state version 2 (ipywidgets 8)"
+    assert state.get("version_major") == 2, "widget state version 2 (ipywidgets 8), as assets/widget-loader.js reads it"
     models = state["state"]
     # Every model that a model or a view refers to is embedded (else the page shows an error).
     refs = set(re.findall(r"IPY_MODEL_([0-9a-f]{32})", str([m["state"] for m in models.values()])))
     assert refs <= set(models), f"models referred to but not embedded: {sorted(refs - set(models))}"
     assert views, f"{page_path} embeds widget state but displays no widget view"
     assert set(views) <= set(models), f"views of models that are not embedded: {sorted(set(views) - set(models))}"
-    # Every Stack is a frames slider's (else the detection below missed one, or a Stack never moves).
-    stacks = {mid for mid, m in models.items() if m["model_name"] == "StackModel"}
-    driven = {s.stack_id for s in book.frame_sliders(page_path)}
-    assert stacks <= driven, (f"Stack model(s) {sorted(stacks - driven)} on {page_path} are not driven by a "
-                              "SelectionSlider's index through jslink (is frames_slider's wiring changed?)")
+    # Every view is one of the book's live widgets: the static book draws nothing else.
+    ids = {str(models[v]["state"].get("_anywidget_id", models[v]["model_name"])) for v in views}
+    others = sorted(i for i in ids if not i.startswith("mlrefined_lib.live."))
+    assert not others, f"{page_path} shows widgets that only a kernel can draw: {others}"
 
 
 def test_the_book_has_sliders(book, built_html):
     """Guard against silently losing the sliders: the chapters show them as live widgets
-    (mlrefined_lib.live, computed in the page); frames sliders, if any came back, count too."""
-    live, frames = {}, {}
+    (mlrefined_lib.live, computed in the page)."""
+    live = {}
     for p in book.chapter_pages():
         if not (built_html / p).is_file():
             continue
-        frames[p] = len(book.frame_sliders(p))
         models = (book.widget_state(p) or {}).get("state", {}).values()
         live[p] = sum(str(m["state"].get("_anywidget_id", "")).startswith("mlrefined_lib.live.") for m in models)
     assert sum(live.values()) >= 8, f"too few live widgets on the chapter pages: {live}"
-    assert sum(live.values()) + sum(frames.values()) > 0
 
 
 def test_widget_descriptions_are_plain_text(book, book_pages):
@@ -232,19 +262,20 @@ def test_only_the_mathjax_that_pages_load_is_shipped(book):
 
 
 def test_heavy_scripts_do_not_block_the_first_paint(book, book_pages):
-    """MathJax, require.js and the 4 MB widget manager are deferred: the text paints
-    first, then they run in document order."""
-    heavy = ("vendor/mathjax/", "vendor/require.js", "widgets-require-config.js", "vendor/html-manager/")
+    """MathJax and the widget loader are deferred (the loader is an ES module, deferred by
+    nature): the text paints first."""
+    heavy = ("vendor/mathjax/", "widget-loader.js")
     blocking = []
     for page in book_pages:
         for tag, _attr, url, attrs in book.parse(page).refs:
-            if tag == "script" and any(h in url for h in heavy) and "defer" not in attrs and "async" not in attrs:
+            deferred = "defer" in attrs or "async" in attrs or attrs.get("type") == "module"
+            if tag == "script" and any(h in url for h in heavy) and not deferred:
                 blocking.append(f"{page}: {url}")
     assert not blocking, "scripts that block the first paint:\n  " + "\n  ".join(blocking)
 
 
 def test_widget_state_follows_the_text(book, page_path):
-    """The widget state (up to 1.2 MB of frames) comes after the page's text, not in
+    """The widget state (every live widget's data) comes after the page's text, not in
     its <head>: a browser paints the text before the state has arrived."""
     text = (book.build / page_path).read_text(encoding="utf-8")
     start = text.find(f'<script type="{book.widget_state_mime}"')

@@ -1,8 +1,8 @@
 """The continuous descent widget (mlrefined_lib.live) in a static page, in Chromium.
 
 The test writes a small page into tmp_path the way the book embeds widgets
-(require.js, the book's require config, assets/live-widgets.js and the vendored
-html-manager, with the widget state in the page), serves it on a loopback port,
+(the book's loader, assets/widget-loader.js, with the widget state in the page),
+serves it on a loopback port,
 and checks that the path each widget draws equals
 :func:`mlrefined_lib.gradient_descent` to 1e-9 on every step for several learning
 rates, blends and starting points, also after the reader moves the controls; that
@@ -31,8 +31,7 @@ import bookfiles  # tools/bookfiles.py (conftest.py puts tools/ on sys.path)
 ROOT = Path(__file__).resolve().parents[2]
 ASSETS = ROOT / "assets"
 TOL = 1e-9
-NEEDED = ["vendor/require.js", "vendor/html-manager/embed-amd.js", "vendor/anywidget/index.js",
-          "vendor/mlrefined/quadratic_descent.js", "vendor/mlrefined/needs_kernel.js",
+NEEDED = ["widget-loader.js", "vendor/mlrefined/quadratic_descent.js", "vendor/mlrefined/needs_kernel.js",
           "vendor/mlrefined/penalty_geometry.js", "vendor/mlrefined/polynomial_fits.js",
           "vendor/mlrefined/weight_scale.js", "vendor/mlrefined/spectrogram.js"]
 
@@ -56,10 +55,7 @@ def write_page(widgets, directory: Path, *, tamper_esm: str | None = None) -> Pa
         for v in data["view_specs"])
     page = directory / "index.html"
     page.write_text(f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>live widget test</title>
-<script defer src="_static/vendor/require.js"></script>
-<script defer src="_static/widgets-require-config.js"></script>
-<script defer src="_static/live-widgets.js"></script>
-<script defer src="_static/vendor/html-manager/embed-amd.js"></script>
+<script type="module" src="_static/widget-loader.js"></script>
 <script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>
 </head><body>{views}</body></html>""")
     return page
@@ -219,25 +215,32 @@ def test_the_page_never_runs_the_code_stored_in_the_widget_state(browser, serve,
     page.close()
 
 
-def test_the_vendored_front_ends_equal_the_installed_packages():
-    import anywidget
-
+def test_the_vendored_front_ends_equal_the_library_modules():
+    """assets/vendor/mlrefined/ (and the built book's copy) hold exactly what Jupyter receives as `_esm`."""
     from mlrefined_lib import _esm
 
-    installed = Path(anywidget.__file__).parent / "nbextension/index.js"
-    vendored = ASSETS / "vendor/anywidget/index.js"
-    if not vendored.is_file():
-        pytest.fail(f"{vendored.relative_to(ROOT)} is missing: run `python tools/vendor_assets.py`.")
-    assert vendored.read_bytes() == installed.read_bytes(), f"{vendored} differs from {installed}: rerun vendor_assets"
     names = sorted(p.name for p in (ASSETS / "vendor/mlrefined").glob("*.js"))
     assert names == _esm.module_names(), "assets/vendor/mlrefined/ is stale: rerun vendor_assets"
+    built = ROOT / "_build/html/_static/vendor/mlrefined"
     for name in names:
         text = (ASSETS / "vendor/mlrefined" / name).read_text(encoding="utf-8")
         assert text == _esm.module_text(name), f"vendored {name} differs from the library's module: rerun vendor_assets"
-    copies = {vendored: installed}
-    built = ROOT / "_build/html/_static/vendor/anywidget/index.js"
-    if built.is_file():
-        assert built.read_bytes() == copies[ASSETS / "vendor/anywidget/index.js"].read_bytes()
+        if (built / name).is_file():
+            assert (built / name).read_text(encoding="utf-8") == text, f"the built book's {name} is stale: run `make book`"
+
+
+def test_the_loader_imports_only_the_vendored_modules():
+    """assets/widget-loader.js builds every module address from its own location and a fixed
+    table of file names; it never evaluates text from the page (no eval, Function or blob URLs)."""
+    loader = (ASSETS / "widget-loader.js").read_text(encoding="utf-8")
+    code = re.sub(r"//.*", "", loader)
+    assert "new URL(file, VENDOR)" in code and 'new URL("vendor/mlrefined/", import.meta.url)' in code
+    for forbidden in ("eval(", "Function(", "createObjectURL", "data:text/javascript", "_esm"):
+        assert forbidden not in code, f"widget-loader.js uses {forbidden!r}"
+    from mlrefined_lib import _esm
+
+    files = set(re.findall(r'"([a-z_]+\.js)"', code))
+    assert files <= set(_esm.module_names()), f"the loader names modules that do not exist: {files - set(_esm.module_names())}"
 
 
 def test_readers_without_javascript_see_the_png_with_alt_text(browser, tmp_path, data):
