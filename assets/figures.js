@@ -1,10 +1,14 @@
 // Figures on a phone. Every output figure's text is at least 9 pt at 90 dpi
 // in its PNG (11.25 px; tests/harness checks it). Shrunk to a 390 px screen,
-// a wide multi-panel figure would show that text at 4-5 px. On narrow screens
-// each figure is shown at 72% of its width or more (its text at least 8 px):
-// one wider than the screen scrolls sideways in its own box, with a line
-// under it saying so. The link to the full-size PNG stays. Wide screens are
-// unchanged (book.css applies the minimum width below 700 px only).
+// a wide multi-panel figure would show that text at 4-5 px, so each one comes
+// with a narrow layout, its panels stacked, which a <picture> serves to
+// screens up to 700 px wide (_ext/narrow_figures.py): it fits the column with
+// its text at 8 px or more. Any other figure is shown, on narrow screens, at
+// 72% of its width or more (its text at least 8 px): one wider than the
+// screen scrolls sideways in its own box, with a line under it saying so.
+// The link to the full-size PNG stays. Wide screens are unchanged (book.css
+// applies the minimum width below 700 px only). The sizes are measured again
+// whenever a <picture> switches source (a phone turned, a window resized).
 (function () {
   "use strict";
   var MIN_SCALE = 0.72;
@@ -50,7 +54,7 @@
 
   function start() {
     figures().forEach(function (img) {
-      if (!img.complete) img.addEventListener("load", update, { once: true });
+      img.addEventListener("load", update);
     });
     update();
     window.addEventListener("resize", update);

@@ -306,7 +306,8 @@ def test_every_output_figure_opens_at_full_size(book, page_path):
     """Every figure in a cell's output is a link to its own PNG."""
     text = (book.build / page_path).read_text(encoding="utf-8")
     figures = re.findall(r'<img alt="[^"]*" src="([^"]*_images/[^"]+\.png)" />', text)
-    linked = re.findall(r'<a class="figure-full" href="([^"]+)"[^>]*><img alt="[^"]*" src="([^"]+)" />', text)
+    linked = re.findall(r'<a class="figure-full" href="([^"]+)"[^>]*>(?:<picture[^>]*><source [^>]*>)?'
+                        r'<img alt="[^"]*" src="([^"]+)" />', text)
     assert len(linked) == len(figures), f"{len(figures) - len(linked)} of {len(figures)} figures are not links"
     assert all(href == src for href, src in linked), "a figure links to another file than its own"
     missing = [href for href, _ in linked if not ((book.build / page_path).parent / href).resolve().is_file()]
