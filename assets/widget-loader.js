@@ -99,19 +99,48 @@ async function show(script, state, models) {
   host.classList.add("mlr-drawn");
 }
 
-function start() {
-  const stateScript = document.querySelector(`script[type="${STATE_TYPE}"]`);
-  let state = {};
+// The saved state, once the parser has read all of it (a script cut short by the
+// network is not yet valid JSON), or null.
+function parsedState() {
+  const script = document.querySelector(`script[type="${STATE_TYPE}"]`);
+  if (!script) return null;
   try {
-    state = (stateScript && JSON.parse(stateScript.textContent).state) || {};
+    return JSON.parse(script.textContent).state || {};
   } catch (error) {
-    console.error("widget-loader: the page's widget state is not valid JSON", error);
+    return null;
   }
+}
+
+function start(state) {
   const models = new Map();
   for (const script of document.querySelectorAll(`script[type="${VIEW_TYPE}"]`)) {
     show(script, state, models).catch((error) => console.error("widget-loader: a widget could not be drawn", error));
   }
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start, { once: true });
-else start();
+// The page loads this module with `async`, so it may run while the page is
+// still arriving. The state is the last thing in the page's body (after every
+// view, _ext/widget_pages.py puts it there): the widgets start as soon as it is
+// parsed, without waiting for the scripts that run when parsing ends (MathJax).
+function startWhenParsed() {
+  let started = false;
+  const begin = () => {
+    if (started) return;
+    const state = parsedState();
+    if (state === null && document.readyState === "loading") return;
+    started = true;
+    observer.disconnect();
+    if (state === null && document.querySelector(`script[type="${STATE_TYPE}"]`)) {
+      console.error("widget-loader: the page's widget state is not valid JSON");
+    }
+    start(state || {});
+  };
+  const observer = new MutationObserver(begin);
+  if (document.readyState === "loading") {
+    observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+    document.addEventListener("DOMContentLoaded", begin, { once: true });
+  }
+  begin();
+}
+
+startWhenParsed();

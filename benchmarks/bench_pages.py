@@ -83,37 +83,8 @@ def folder_bytes(folder: Path, skip=()) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and p.suffix not in skip)
 
 
-def gzipped_size(path: Path) -> int:
-    return len(gzip.compress(path.read_bytes(), compresslevel=6, mtime=0))
-
-
-def first_visit(browser, site: Path, base: str, page_path: str, viewport=(1280, 900)) -> dict:
-    """Every file a first visit of ``page_path`` requests (scrolled to the end): {path: gzipped bytes}."""
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
-    page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-    urls = []
-    page.on("response", lambda r: urls.append(r.url))
-    page.goto(f"{base}/{page_path}", wait_until="load", timeout=120_000)
-    page.evaluate("""async () => {
-        for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
-            scrollTo(0, y); await new Promise((r) => setTimeout(r, 30)); }
-        scrollTo(0, document.body.scrollHeight); }""")
-    page.wait_for_timeout(1500)
-    context.close()
-    files = {}
-    for url in urls:
-        parts = urlsplit(url)
-        if not url.startswith(base):
-            continue
-        path = site / unquote(parts.path).lstrip("/")
-        if path.is_dir():
-            path = path / "index.html"
-        if path.is_file():
-            files[path.relative_to(site).as_posix()] = gzipped_size(path)
-    return files
+gzipped_size = bookfiles.gzipped_size
+first_visit = bookfiles.first_visit
 
 
 def first_answer(browser, base: str, page_path: str) -> float | None:

@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gzip
 import http.server
+import io
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -121,11 +123,35 @@ def chapter_notebooks(root: Path = ROOT) -> list[Path]:
     return found
 
 
+#: Served gzip-compressed to a client that accepts it, as static hosts serve text.
+COMPRESSED_SUFFIXES = frozenset({".html", ".js", ".mjs", ".css", ".json", ".svg", ".txt", ".xml", ".ipynb", ".md"})
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """A static file handler that logs nothing (test and benchmark output stays readable)."""
+    """A static file handler that logs nothing (test and benchmark output stays readable).
+
+    Like a static host (GitHub Pages, Netlify, nginx with ``gzip on``), it sends
+    text files gzip-compressed (level 6) to a client whose ``Accept-Encoding``
+    names gzip, so that a browser on a throttled connection receives the bytes
+    a reader's browser would; images and fonts, already compressed, go as they are.
+    """
 
     def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
         pass
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.suffix.lower() in COMPRESSED_SUFFIXES and path.is_file()):
+            return super().send_head()
+        body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        self.send_response(http.HTTPStatus.OK)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return io.BytesIO(body)
 
 
 @contextlib.contextmanager
@@ -145,3 +171,43 @@ def serve(folder: Path | str) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+def gzipped_size(path: Path) -> int:
+    """Bytes of ``path`` gzip-compressed at level 6, as a static host that compresses sends it."""
+    return len(gzip.compress(path.read_bytes(), compresslevel=6, mtime=0))
+
+
+def first_visit(browser, site: Path, base: str, page_path: str, viewport=(1280, 900)) -> dict[str, int]:
+    """Every file of ``site`` that a first visit of ``page_path`` requests: {path: gzipped bytes}.
+
+    ``browser`` is a Playwright browser and ``base`` the address :func:`serve`
+    gives ``site``. The cache is off, and the page is scrolled to its end (so
+    that lazy images load too) before the responses are counted.
+    """
+    from urllib.parse import unquote, urlsplit
+
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    urls = []
+    page.on("response", lambda response: urls.append(response.url))
+    page.goto(f"{base}/{page_path}", wait_until="load", timeout=120_000)
+    page.evaluate("""async () => {
+        for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
+            scrollTo(0, y); await new Promise((r) => setTimeout(r, 30)); }
+        scrollTo(0, document.body.scrollHeight); }""")
+    page.wait_for_timeout(1500)
+    context.close()
+    files = {}
+    for url in urls:
+        if not url.startswith(base):
+            continue
+        path = Path(site) / unquote(urlsplit(url).path).lstrip("/")
+        if path.is_dir():
+            path = path / "index.html"
+        if path.is_file():
+            files[path.relative_to(site).as_posix()] = gzipped_size(path)
+    return files

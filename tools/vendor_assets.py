@@ -35,9 +35,10 @@ VENDOR = ROOT / "assets" / "vendor"
 # (source under node_modules, destination under assets/vendor)
 COPIES = [
     # MathJax: only the component the pages load (tex-chtml.js), the TeX
-    # extensions it autoloads for rarer macros, and its web fonts; the rest of
-    # the distribution (other combined components, SVG output, speech rule
-    # engine, ...) is ~18 MB that no page fetches.
+    # extensions it autoloads for rarer macros (one file each; not the 212 KB
+    # bundle of them all, which only a page that asks for it loads), and its web
+    # fonts; the rest of the distribution (other combined components, SVG output,
+    # speech rule engine, ...) is ~18 MB that no page fetches.
     ("mathjax/es5/tex-chtml.js", "mathjax/tex-chtml.js"),
     ("mathjax/es5/input/tex/extensions", "mathjax/input/tex/extensions"),
     ("mathjax/es5/output/chtml/fonts/woff-v2", "mathjax/output/chtml/fonts/woff-v2"),
@@ -64,7 +65,7 @@ def copy_from_node_modules() -> None:
             shutil.rmtree(target) if target.is_dir() else target.unlink()
         target.parent.mkdir(parents=True, exist_ok=True)
         if source.is_dir():
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("*.map"))
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("*.map", "all-packages.js"))
         else:
             shutil.copy2(source, target)
     write_icons()

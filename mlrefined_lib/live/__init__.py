@@ -27,12 +27,12 @@ rate (log scale), the number of steps, a blend of the inputs (raw →
 standardized, or raw → standardized → sphered) and the starting point (click
 or drag on the plot, or arrow keys), and the path is redrawn at once. Python
 computes the quadratic form (:func:`blend_moments`) and the browser only
-draws and iterates (the math is in :mod:`mlrefined_lib.live.descent`).
+draws and iterates (the math is in ``mlrefined_lib/live/descent.py``).
 
 **Where the front-end code comes from.** The widget is an ``anywidget``: its
 front end is the ES module ``mlrefined_lib/static/quadratic_descent.js``,
 shipped with the package (preceded by the code the widgets share,
-``static/_shared.js``; see :mod:`mlrefined_lib._esm`).
+``static/_shared.js``; see ``mlrefined_lib/_esm.py``).
 
 * **JupyterLab 4 and Notebook 7**: the running kernel sends the module's text
   (the ``_esm`` trait, read from the installed package file) and anywidget's
@@ -43,7 +43,7 @@ shipped with the package (preceded by the code the widgets share,
   ``assets/widget-loader.js``, finds each widget by its ``_anywidget_id`` and
   imports the copy of its module that the book serves itself
   (``_static/vendor/mlrefined/``, written by ``tools/vendor_assets.py`` with
-  :func:`mlrefined_lib._esm.module_text`, so it is the same text the kernel
+  ``mlrefined_lib._esm.module_text``, so it is the same text the kernel
   sends); any other anywidget gets a module that only says it needs a kernel.
 * **No JavaScript**, or a notebook opened before it is run: the output also
   carries a PNG of the initial view (``image/png``, its alt text in the

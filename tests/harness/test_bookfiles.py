@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -42,3 +43,29 @@ def test_serve_yields_a_loopback_url_and_stops(tmp_path):
     with bookfiles.serve(tmp_path) as url:
         assert url.startswith("http://127.0.0.1:")
         assert urllib.request.urlopen(f"{url}/page.html", timeout=5).read() == b"hello"
+
+
+def test_serve_compresses_text_for_a_client_that_accepts_gzip(tmp_path):
+    import gzip
+
+    text = "<p>" + "feature engineering " * 500 + "</p>"
+    (tmp_path / "page.html").write_text(text)
+    (tmp_path / "figure.png").write_bytes(b"\x89PNG not really")
+    with bookfiles.serve(tmp_path) as url:
+        request = urllib.request.Request(f"{url}/page.html", headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request, timeout=5) as response:
+            assert response.headers["Content-Encoding"] == "gzip"
+            assert response.headers["Content-Type"].startswith("text/html")
+            body = response.read()
+        assert len(body) < len(text) / 10 and gzip.decompress(body).decode() == text
+        with urllib.request.urlopen(f"{url}/page.html", timeout=5) as plain:  # no Accept-Encoding: as stored
+            assert plain.headers["Content-Encoding"] is None and plain.read().decode() == text
+        image = urllib.request.Request(f"{url}/figure.png", headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(image, timeout=5) as response:
+            assert response.headers["Content-Encoding"] is None and response.read() == b"\x89PNG not really"
+        missing = urllib.request.Request(f"{url}/nope.html", headers={"Accept-Encoding": "gzip"})
+        try:
+            urllib.request.urlopen(missing, timeout=5)
+            raise AssertionError("a missing file was served")
+        except urllib.error.HTTPError as error:
+            assert error.code == 404

@@ -1,0 +1,29 @@
+"""What a first visit of each chapter page costs a reader on a slow connection.
+
+Every file the page requests with an empty cache, scrolled to its end (lazy
+images too), counted as a static host that compresses text sends it (gzip
+level 6; PNG and WOFF2 barely shrink): at most 1.5 MB per chapter page. These
+are sizes, not timings; `make bench` (benchmarks/bench_pages.py) reports them
+beside the time until the first slider answers at 10 Mbit/s.
+"""
+
+from __future__ import annotations
+
+import bookfiles
+
+MAX_FIRST_VISIT = 1_500_000  # bytes, gzip-compressed
+NEVER_LOADED = ("embed-amd.js", "require.js", "html-manager")
+
+
+def test_first_visit_of_a_chapter_page_weighs_at_most_1_5_mb(page_path, browser, book_server, built_html):
+    files = bookfiles.first_visit(browser, built_html, book_server, page_path)
+    assert page_path in files, f"the visit of {page_path} did not fetch the page itself: {sorted(files)[:5]}"
+    assert any(name.endswith((".css", ".js")) for name in files), "no stylesheet or script counted"
+    total = sum(files.values())
+    largest = sorted(files.items(), key=lambda item: -item[1])[:5]
+    assert total <= MAX_FIRST_VISIT, (
+        f"{page_path}: a first visit loads {total / 1e6:.2f} MB gzipped in {len(files)} files "
+        f"(at most {MAX_FIRST_VISIT / 1e6:.1f} MB); the largest: "
+        + ", ".join(f"{name} {size / 1e3:.0f} KB" for name, size in largest))
+    loaded = [name for name in files if any(part in name for part in NEVER_LOADED)]
+    assert not loaded, f"{page_path} loads the Jupyter widget manager or require.js: {loaded}"

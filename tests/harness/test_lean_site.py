@@ -1,0 +1,72 @@
+"""_ext/lean_site.py: figures stored with a palette only when faithful, build data out of downloads."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from PIL import Image  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "_ext"))
+import lean_site  # noqa: E402
+
+
+def figure_png(**savefig) -> bytes:
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3), dpi=90)
+    grid = np.linspace(-3, 3, 200)
+    left.contourf(grid, grid, np.add.outer(grid**2, 2 * grid**2), levels=20, cmap="Blues")
+    right.plot(grid, np.sin(grid), label="sine")
+    right.legend()
+    right.set_title("a title with $\\alpha$")
+    out = io.BytesIO()
+    fig.savefig(out, format="png", **savefig)
+    plt.close(fig)
+    return out.getvalue()
+
+
+def pixels(data: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"), dtype=np.int16)
+
+
+def test_a_matplotlib_figure_gets_smaller_and_stays_faithful():
+    original = figure_png()
+    reduced = lean_site.palette_png(original)
+    assert reduced is not None and len(reduced) < 0.8 * len(original)
+    assert Image.open(io.BytesIO(reduced)).mode == "P"
+    before, after = pixels(original), pixels(reduced)
+    assert before.shape == after.shape
+    assert np.abs(before - after).max() <= lean_site.MAX_ERROR
+    white = (before == 255).all(axis=2)
+    assert white.mean() > 0.3 and (after[white] == 255).all()
+
+
+def test_transparent_noisy_or_palette_pictures_are_left_alone():
+    assert lean_site.palette_png(figure_png(transparent=True)) is None
+    noise = np.random.default_rng(0).integers(0, 256, size=(120, 160, 3), dtype=np.uint8)
+    out = io.BytesIO()
+    Image.fromarray(noise).save(out, "PNG")
+    assert lean_site.palette_png(out.getvalue()) is None  # 256 colours cannot hold it within MAX_ERROR
+    already = io.BytesIO()
+    Image.open(io.BytesIO(figure_png())).convert("RGB").quantize(64).save(already, "PNG")
+    assert lean_site.palette_png(already.getvalue()) is None
+
+
+@pytest.mark.parametrize("narrow", [True, False])
+def test_downloads_lose_only_the_narrow_layouts(narrow):
+    meta = {"width": 400, "narrow": "iVBORw0KGgo="} if narrow else {"width": 400}
+    notebook = {"cells": [
+        {"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {"image/png": "AAAA"},
+                                           "metadata": {"image/png": dict(meta)}}]},
+        {"cell_type": "markdown", "source": "text"},
+    ]}
+    assert lean_site.without_narrow_layouts(notebook) == int(narrow)
+    output = notebook["cells"][0]["outputs"][0]
+    assert output["metadata"]["image/png"] == {"width": 400} and output["data"]["image/png"] == "AAAA"
