@@ -8,6 +8,7 @@ measure and report.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import time
@@ -93,24 +94,53 @@ def section_markdown(section: dict, level: int = 3) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def section(title: str, rows: list[dict], notes: list[str], raw, tables: list[str] = ()) -> dict:
-    """One benchmark section: its title, rows, notes, the raw figures for the JSON, and optional
-    markdown ``tables`` shown after the notes."""
+def section(title: str, rows: list[dict], notes: list[str], raw=None, tables: list[str] = ()) -> dict:
+    """One benchmark section: its title, rows, notes, the raw figures for the JSON (if any), and
+    optional markdown ``tables`` shown after the notes."""
     out = {"title": title, "rows": rows, "notes": notes}
     if tables:
         out["extra_markdown"] = list(tables)
-    out["raw"] = raw
+    if raw is not None:
+        out["raw"] = raw
     return out
 
 
-def result_markdown(result: dict, level: int, what: str) -> str:
-    """Render a script's result (title, sections, seconds) as markdown; ``what`` names the script's
-    benchmarks in the closing line, e.g. "Library"."""
+def skipped(title: str, reason: str) -> dict:
+    """A section that could not be measured, and why."""
+    return {"title": title, "status": "skipped", "reason": reason, "rows": []}
+
+
+def timed(run: Callable[..., dict]) -> Callable[..., dict]:
+    """Decorate a script's ``run()``: the result it returns gets ``"seconds"``, the time the run took."""
+
+    @functools.wraps(run)
+    def timed_run(*args, **kwargs) -> dict:
+        start = time.perf_counter()
+        result = run(*args, **kwargs)
+        result["seconds"] = time.perf_counter() - start
+        return result
+
+    return timed_run
+
+
+def result_markdown(result: dict, level: int, what: str, digits: int = 1) -> str:
+    """Render a script's result (title, its notes if any, sections, seconds) as markdown; the closing
+    line says that ``what`` (e.g. "Library benchmarks") ran in so many seconds, to ``digits`` decimals."""
     parts = [f"{'#' * level} {result['title']}", ""]
-    for one in result["sections"]:
-        parts.append(section_markdown(one, level + 1))
-    parts.append(f"*{what} benchmarks ran in {result['seconds']:.1f} s.*\n")
+    if result.get("notes"):
+        parts += [f"- {note}" for note in result["notes"]] + [""]
+    parts += [section_markdown(one, level + 1) for one in result["sections"]]
+    parts.append(f"*{what} ran in {result['seconds']:.{digits}f} s.*\n")
     return "\n".join(parts)
+
+
+def markdown_for(what: str, digits: int = 1) -> Callable[..., str]:
+    """A script's ``to_markdown(result, level=2)``: :func:`result_markdown` with the closing line's ``what``."""
+
+    def to_markdown(result: dict, level: int = 2) -> str:
+        return result_markdown(result, level, what, digits)
+
+    return to_markdown
 
 
 def report(result: dict, markdown: str, json_name: str) -> int:

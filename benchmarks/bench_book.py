@@ -42,7 +42,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import OUT_DIR, ROOT, fmt_time, row, section_markdown, write_json  # noqa: E402
+from _common import OUT_DIR, ROOT, fmt_time, markdown_for, row, skipped, timed, write_json  # noqa: E402
 
 KB = 1024
 MB = 1024 * KB
@@ -337,10 +337,10 @@ def _sizes_section(pages: list[dict], where: str) -> dict:
     }
 
 
+@timed
 def run(worktree: bool = False, keep: bool = False, direct: bool = False, sizes_only: bool = False,
         timeout: int = DEFAULT_TIMEOUT, root: Path = ROOT) -> dict:
     """Run the book benchmark; returns {"title", "sections", "seconds", ...}."""
-    start = time.perf_counter()
     result = {"title": "Book build", "sections": [], "notes": []}
 
     if sizes_only:
@@ -348,7 +348,6 @@ def run(worktree: bool = False, keep: bool = False, direct: bool = False, sizes_
         html_root = (book or root) / "_build" / "html"
         result["sections"].append(_sizes_section(page_sizes(html_root) if html_root.is_dir() else [],
                                                  f"the repository's own `{html_root.relative_to(root)}` (no build run)"))
-        result["seconds"] = time.perf_counter() - start
         return result
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-book-"))
@@ -370,8 +369,7 @@ def run(worktree: bool = False, keep: bool = False, direct: bool = False, sizes_
         if book is None:
             reason = f"no `_config.yml` + `_toc.yml` in commit {commit} nor in the working tree; nothing to build."
             for title in [t for _, t, _ in BUILDS] + ["d. Built page sizes"]:
-                result["sections"].append({"title": title, "status": "skipped", "reason": reason, "rows": []})
-            result["seconds"] = time.perf_counter() - start
+                result["sections"].append(skipped(title, reason))
             return result
 
         source = f"commit {commit}" + (f" + {overlaid} uncommitted file(s) from the working tree" if overlaid else "")
@@ -409,7 +407,6 @@ def run(worktree: bool = False, keep: bool = False, direct: bool = False, sizes_
     finally:
         if not keep:
             shutil.rmtree(tmp, ignore_errors=True)
-    result["seconds"] = time.perf_counter() - start
     return result
 
 
@@ -476,16 +473,7 @@ def _build_sections(builds: dict) -> list[dict]:
     return sections
 
 
-def to_markdown(result: dict, level: int = 2) -> str:
-    parts = [f"{'#' * level} {result['title']}", ""]
-    for note in result.get("notes", []):
-        parts.append(f"- {note}")
-    if result.get("notes"):
-        parts.append("")
-    for section in result["sections"]:
-        parts.append(section_markdown(section, level + 1))
-    parts.append(f"*Book benchmark ran in {result['seconds']:.0f} s.*\n")
-    return "\n".join(parts)
+to_markdown = markdown_for("Book benchmark", digits=0)
 
 
 def main(argv=None) -> int:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,7 +38,7 @@ import autograd
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import best_time, fmt_time, report, result_markdown, row, section  # noqa: E402
+from _common import best_time, fmt_time, markdown_for, report, row, section, timed  # noqa: E402
 
 from mlrefined_lib import costs, optimizers, plotting  # noqa: E402
 
@@ -109,6 +108,10 @@ class _GridTiming:
     def raw(self) -> dict:
         return {"t_cost_grid": self.t_grid, "t_loop_scaled": self.t_loop, "t_loop_subset": self.t_subset,
                 "ratio": self.ratio}
+
+    def section(self, title: str, rows: list[dict], notes: list[str], **figures) -> dict:
+        """The benchmark's section; its raw figures are this timing's, then ``figures``, then the agreement."""
+        return section(title, rows, notes, {**self.raw(), **figures, "max_rel_diff": self.agree})
 
 
 def _time_grid_and_loop(g, w0_range, w1_range, grid_repeats: int) -> _GridTiming:
@@ -242,20 +245,15 @@ def bench_least_squares_grid(rng) -> dict:
         f"It is not the fix: whatever the chunking it does P = {P_CONTOUR:,} times the work of the moment formula "
         f"(O(grid × P) against O(grid)), and its best variant is still {t_best_brute / t_grid:,.0f}× slower than cost_grid.",
     ]
-    raw = {
-        **timing.raw(),
-        "loop_subset": len(subset),
-        "t_broadcast_big_chunk": t_brute_big,
-        "t_broadcast_big_chunk_reused_buffer": t_brute_reuse,
-        "t_broadcast_small_chunk": t_brute_small,
-        "ns_per_element_big_chunk": ns_big,
-        "ns_per_element_big_chunk_reused_buffer": ns_reuse,
-        "ns_per_element_small_chunk": ns_small,
-        "ns_per_element_bandwidth_floor": ns_bandwidth_floor,
-        "stream_add_GBps": stream_gbs,
-        "max_rel_diff": timing.agree,
-    }
-    return section("a. Contour grid, least squares (200×200 grid, P = 1,000)", rows, notes, raw)
+    return timing.section(
+        "a. Contour grid, least squares (200×200 grid, P = 1,000)", rows, notes, loop_subset=len(subset),
+        # the three broadcasting variants: time, then per element
+        t_broadcast_big_chunk=t_brute_big, t_broadcast_big_chunk_reused_buffer=t_brute_reuse,
+        t_broadcast_small_chunk=t_brute_small,
+        ns_per_element_big_chunk=ns_big, ns_per_element_big_chunk_reused_buffer=ns_reuse, ns_per_element_small_chunk=ns_small,
+        # what memory traffic allows
+        ns_per_element_bandwidth_floor=ns_bandwidth_floor, stream_add_GBps=stream_gbs,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -386,21 +384,15 @@ def bench_softmax_grid(rng) -> dict:
             "a cheaper formula, float32, or more cores."
         ),
     ]
-    raw = {
-        **timing.raw(),
-        "ns_per_element_cost_grid": ns_grid,
-        "ns_per_element_loop": ns_loop,
-        "ns_per_element_exp_log_floor": ns_floor,
-        "ns_per_element_logaddexp": ns_lae,
-        "ratio_to_floor": ns_grid / ns_floor,
-        "breakdown_ns_per_element": breakdown_ns,
-        "t_in_place_sketch": t_in_place,
-        "ns_per_element_in_place_sketch": ns_in_place,
-        "t_library_formula_small_chunks": t_small_chunks,
-        "ns_per_element_library_formula_small_chunks": ns_small_chunks,
-        "max_rel_diff": timing.agree,
-    }
-    return section("b. Contour grid, two-class softmax (200×200 grid, P = 1,000)", rows, notes, raw)
+    return timing.section(
+        "b. Contour grid, two-class softmax (200×200 grid, P = 1,000)", rows, notes,
+        # per element: cost_grid, the loop, the floor and the library's formula step by step
+        ns_per_element_cost_grid=ns_grid, ns_per_element_loop=ns_loop, ns_per_element_exp_log_floor=ns_floor,
+        ns_per_element_logaddexp=ns_lae, ratio_to_floor=ns_grid / ns_floor, breakdown_ns_per_element=breakdown_ns,
+        # the two cache-sized variants: time and per element
+        t_in_place_sketch=t_in_place, ns_per_element_in_place_sketch=ns_in_place,
+        t_library_formula_small_chunks=t_small_chunks, ns_per_element_library_formula_small_chunks=ns_small_chunks,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -735,19 +727,18 @@ def bench_smote(rng) -> dict:
     return section(title, rows, notes, raw)
 
 
+@timed
 def run() -> dict:
     """Run the library benchmarks; return {"title", "sections", "seconds"}."""
-    start = time.perf_counter()
     sections = []
     for bench in (bench_least_squares_grid, bench_softmax_grid, bench_gradient_descent, bench_boost, bench_l1_path,
                   bench_edge_features, bench_smote):
         rng = np.random.default_rng(SEED)
         sections.append(bench(rng))
-    return {"title": "Library (mlrefined_lib)", "sections": sections, "seconds": time.perf_counter() - start}
+    return {"title": "Library (mlrefined_lib)", "sections": sections}
 
 
-def to_markdown(result: dict, level: int = 2) -> str:
-    return result_markdown(result, level, "Library")
+to_markdown = markdown_for("Library benchmarks")
 
 
 def main(argv=None) -> int:

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, bookfiles  # noqa: E402
+from _common import ROOT, bookfiles, markdown_for, row, section, skipped, timed  # noqa: E402
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
@@ -99,17 +99,12 @@ def measure() -> list[dict]:
     return found
 
 
+@timed
 def run() -> dict:
     """The benchmark as a section of benchmarks/RESULTS.md (see run.py)."""
-    import time
-
-    from _common import row
-
-    start = time.perf_counter()
     result = {"title": "The continuous descent widget (chapters 1, 7, 9) while dragging", "sections": []}
     if not Path("/usr/bin/chromium").exists():
-        result["sections"].append({"title": "Skipped", "status": "skipped", "reason": "/usr/bin/chromium is missing",
-                                   "rows": []})
+        result["sections"].append(skipped("Skipped", "/usr/bin/chromium is missing"))
     else:
         rows = []
         for m in measure():
@@ -121,20 +116,13 @@ def run() -> dict:
             rows.append(row(f"{m['what']}: input to next frame, 95th percentile", p95, f"{p95:.1f} ms"))
             rows.append(row(f"{m['what']}: redraw alone, median", float(np.median(m["redraw"])),
                             f"{np.median(m['redraw']):.2f} ms"))
-        result["sections"].append({"title": "a. Input to next frame in headless Chromium", "rows": rows, "notes": [
+        result["sections"].append(section("a. Input to next frame in headless Chromium", rows, [
             "Real pointer events from Playwright's mouse; the widget records, per input event, the time from the "
-            "event's timestamp to the end of the redraw it caused (the next animation frame)."]})
-    result["seconds"] = time.perf_counter() - start
+            "event's timestamp to the end of the redraw it caused (the next animation frame)."]))
     return result
 
 
-def to_markdown(result: dict, level: int = 2) -> str:
-    from _common import section_markdown
-
-    parts = [f"{'#' * level} {result['title']}", ""]
-    parts += [section_markdown(section, level + 1) for section in result["sections"]]
-    parts.append(f"*Widget benchmark ran in {result['seconds']:.0f} s.*\n")
-    return "\n".join(parts)
+to_markdown = markdown_for("Widget benchmark", digits=0)
 
 
 def main() -> None:

@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, bookfiles, fmt_time, report, result_markdown, row, section  # noqa: E402
+from _common import ROOT, bookfiles, fmt_time, markdown_for, report, row, section, skipped, timed  # noqa: E402
 
 KB = 1024
 MB = 1024 * KB
@@ -50,6 +50,7 @@ MEMORY_BUDGET = 1 * GB  # peak per notebook (DESIGN.md)
 POLL_SECONDS = 0.05
 CELL_TIMEOUT = 600  # seconds per cell, as tools/run_notebooks.py
 WIDGET_MIME = "application/vnd.jupyter.widget-state+json"
+EXECUTION = "a. Execution time and peak memory per chapter notebook"  # the title of its first section
 _STATE_RE = re.compile(r"<script[^>]*application/vnd\.jupyter\.widget-state\+json[^>]*>(.*?)</script>", re.S)
 
 
@@ -262,7 +263,7 @@ def execution_section(results: list[dict]) -> dict:
         "above the core count means the wall time is inflated).",
     ]
     raw = [{k: v for k, v in r.items() if not k.startswith("_")} for r in results]
-    return section("a. Execution time and peak memory per chapter notebook", rows, notes, raw, ["\n".join(detail)])
+    return section(EXECUTION, rows, notes, raw, ["\n".join(detail)])
 
 
 # ---------------------------------------------------------------------------
@@ -414,16 +415,15 @@ def frames_section(records: list[dict], html_root: Path, root: Path = ROOT) -> d
 # ---------------------------------------------------------------------------
 
 
+@timed
 def run(execute: bool = True, notebooks: list[Path] | None = None, html_root: Path | None = None) -> dict:
     """Execute every chapter notebook (unless ``execute`` is False) and read slider frames; return a part."""
-    start = time.perf_counter()
     notebooks = notebooks if notebooks is not None else chapter_notebooks()
     html_root = html_root or ROOT / "_build" / "html"
     sections = []
     executed = {}
     if not notebooks:
-        sections.append({"title": "a. Execution time and peak memory per chapter notebook", "status": "skipped",
-                         "reason": "no `chapters/` notebook in `_toc.yml`.", "rows": []})
+        sections.append(skipped(EXECUTION, "no `chapters/` notebook in `_toc.yml`."))
     elif execute:
         results = []
         for path in notebooks:
@@ -436,14 +436,12 @@ def run(execute: bool = True, notebooks: list[Path] | None = None, html_root: Pa
             results.append(result)
         sections.append(execution_section(results))
     else:
-        sections.append({"title": "a. Execution time and peak memory per chapter notebook", "status": "skipped",
-                         "reason": "run with `--skip-notebooks` (or `--frames-only`).", "rows": []})
+        sections.append(skipped(EXECUTION, "run with `--skip-notebooks` (or `--frames-only`)."))
     sections.append(frames_section(slider_frames(notebooks, html_root, executed=executed), html_root))
-    return {"title": "Chapter notebooks", "sections": sections, "seconds": time.perf_counter() - start}
+    return {"title": "Chapter notebooks", "sections": sections}
 
 
-def to_markdown(result: dict, level: int = 2) -> str:
-    return result_markdown(result, level, "Notebook")
+to_markdown = markdown_for("Notebook benchmarks")
 
 
 def main(argv=None) -> int:

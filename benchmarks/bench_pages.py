@@ -29,12 +29,11 @@ import json
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, bookfiles, row, section_markdown, write_json  # noqa: E402
+from _common import ROOT, bookfiles, markdown_for, row, section, skipped, timed, write_json  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -141,14 +140,13 @@ def _s(v: float | None) -> str:
     return "no answer" if v is None else f"{v:.2f} s"
 
 
+@timed
 def run(html_root: Path = ROOT / "_build" / "html", save_baseline: bool = False) -> dict:
-    start = time.perf_counter()
     result = {"title": "The built book in the browser", "sections": [], "notes": []}
     if not (html_root / "index.html").is_file() or not CHROMIUM.exists():
         reason = ("no built book at `_build/html` (run `make book`)" if CHROMIUM.exists()
                   else f"{CHROMIUM} is missing (apt-get install chromium)")
-        result["sections"].append({"title": "Skipped", "status": "skipped", "reason": reason, "rows": []})
-        result["seconds"] = time.perf_counter() - start
+        result["sections"].append(skipped("Skipped", reason))
         return result
     numbers = measure(html_root)
     if save_baseline:
@@ -159,11 +157,11 @@ def run(html_root: Path = ROOT / "_build" / "html", save_baseline: bool = False)
 
     site, bare = numbers["site_bytes"], numbers["site_bytes_without_pdf"]
     site_met = bare <= SITE_TARGET_MB * 1e6
-    result["sections"].append({"title": "a. Site size on disk", "rows": [
+    result["sections"].append(section("a. Site size on disk", [
         row("whole site, downloadable PDF included", site, _mb(site) + (was(_mb(before["site_bytes"])) if before else "")),
         row("whole site without the PDF", bare, _mb(bare) + (was(_mb(before["site_bytes_without_pdf"])) if before else ""),
             f"≤ {SITE_TARGET_MB:.0f} MB", site_met, "" if site_met else "see the largest folders of _build/html"),
-    ], "notes": ["The PDF is written by `make pdf`; a build without it is the second row."]})
+    ], ["The PDF is written by `make pdf`; a build without it is the second row."]))
 
     page_rows = []
     for page, m in numbers["pages"].items():
@@ -174,9 +172,9 @@ def run(html_root: Path = ROOT / "_build" / "html", save_baseline: bool = False)
                              f"{_mb(m['gzip_bytes'])} in {m['requests']} files" + (was(_mb(old)) if before else ""),
                              f"≤ {PAGE_TARGET_MB} MB" if is_chapter else "", met,
                              "" if met is not False else "largest: " + ", ".join(f"{p} {_mb(b)}" for p, b in m["largest"])))
-    result["sections"].append({"title": "b. First visit of each page, gzip-compressed", "rows": page_rows, "notes": [
+    result["sections"].append(section("b. First visit of each page, gzip-compressed", page_rows, [
         "Every file the page requests with an empty cache, scrolled to its end (lazy images included), each counted "
-        "as its gzip level-6 compression."]})
+        "as its gzip level-6 compression."]))
 
     answer_rows = []
     for page, seconds in numbers["answer_s"].items():
@@ -184,20 +182,13 @@ def run(html_root: Path = ROOT / "_build" / "html", save_baseline: bool = False)
         old = before["answer_s"].get(page) if before else None
         answer_rows.append(row(f"`{page}`", seconds, _s(seconds) + (was(_s(old)) if before else ""),
                                f"≤ {ANSWER_TARGET_S:.0f} s", met, "" if met else "the widget's scripts arrive later"))
-    result["sections"].append({"title": "c. First slider answer at 10 Mbit/s", "rows": answer_rows, "notes": [
+    result["sections"].append(section("c. First slider answer at 10 Mbit/s", answer_rows, [
         "From the start of the navigation until an input on the page's first slider changes the widget's drawing; "
-        "10 Mbit/s down, 5 Mbit/s up, 40 ms latency; cache disabled."]})
-    result["seconds"] = time.perf_counter() - start
+        "10 Mbit/s down, 5 Mbit/s up, 40 ms latency; cache disabled."]))
     return result
 
 
-def to_markdown(result: dict, level: int = 2) -> str:
-    parts = [f"{'#' * level} {result['title']}", ""]
-    parts += [f"- {note}" for note in result.get("notes", [])]
-    for section in result["sections"]:
-        parts.append(section_markdown(section, level + 1))
-    parts.append(f"*Page benchmark ran in {result['seconds']:.0f} s.*\n")
-    return "\n".join(parts)
+to_markdown = markdown_for("Page benchmark", digits=0)
 
 
 def main() -> int:

@@ -34,7 +34,7 @@ import bench_library  # noqa: E402
 import bench_live_widget  # noqa: E402
 import bench_notebooks  # noqa: E402
 import bench_pages  # noqa: E402
-from _common import ROOT, write_json  # noqa: E402
+from _common import ROOT, skipped, write_json  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 
@@ -169,7 +169,7 @@ def main(argv=None) -> int:
     if args.skip_book:
         parts.append({
             "title": "Book build",
-            "sections": [{"title": "Skipped", "status": "skipped", "reason": "run with `--skip-book`.", "rows": []}],
+            "sections": [skipped("Skipped", "run with `--skip-book`.")],
             "seconds": 0.0,
         })
     else:

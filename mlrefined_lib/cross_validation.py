@@ -514,6 +514,16 @@ def grid_search(fit_for: Callable, error: Callable, x, y, params, folds) -> Grid
     return _search(params, fits, error, x, y, folds)
 
 
+def _statistic_of(result: str, statistic: str, doc: str) -> property:
+    """A read-only float property ``self.<result>.<statistic>`` documented by ``doc``."""
+
+    def get(self) -> float:
+        return getattr(getattr(self, result), statistic)
+
+    get.__name__ = get.__qualname__ = f"{result}_{statistic}"
+    return property(get, doc=doc)
+
+
 @dataclass
 class NestedCrossValidationResult:
     """What a nested cross-validation chose and scored, outer fold by outer fold (chapter 5).
@@ -549,25 +559,10 @@ class NestedCrossValidationResult:
         """The outer scores as a CrossValidationResult."""
         return CrossValidationResult(self.outer_scores)
 
-    @property
-    def inner_mean(self) -> float:
-        """Mean of the tuned inner scores."""
-        return self.inner.mean
-
-    @property
-    def inner_standard_error(self) -> float:
-        """Standard error of the tuned inner scores."""
-        return self.inner.standard_error
-
-    @property
-    def outer_mean(self) -> float:
-        """Mean of the outer scores: the estimate of the tuned procedure's error."""
-        return self.outer.mean
-
-    @property
-    def outer_standard_error(self) -> float:
-        """Standard error of the outer scores."""
-        return self.outer.standard_error
+    inner_mean = _statistic_of("inner", "mean", "Mean of the tuned inner scores.")
+    inner_standard_error = _statistic_of("inner", "standard_error", "Standard error of the tuned inner scores.")
+    outer_mean = _statistic_of("outer", "mean", "Mean of the outer scores: the estimate of the tuned procedure's error.")
+    outer_standard_error = _statistic_of("outer", "standard_error", "Standard error of the outer scores.")
 
     def __repr__(self) -> str:
         return (

@@ -1,10 +1,11 @@
-"""Shared test setup: a non-interactive matplotlib backend and no leaked figures."""
+"""Shared test setup: a non-interactive matplotlib backend, no leaked figures, and data several layers use."""
 
 import matplotlib
 
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 
@@ -29,3 +30,14 @@ def data_script():
         return module
 
     return load
+
+
+@pytest.fixture
+def centred():
+    """Two correlated inputs and an output, all centred (60 points): the lasso and ridge geometry of
+    chapter 11, for the widget's library tests and its test in the browser."""
+    rng = np.random.default_rng(0)
+    inputs = rng.normal(size=(60, 2)) @ np.linalg.cholesky(np.array([[1.0, 0.6], [0.6, 1.0]])).T
+    x = inputs - inputs.mean(axis=0)
+    y = x @ np.array([2.0, 0.6]) + 0.5 * rng.normal(size=60)
+    return x, y - y.mean()

@@ -155,3 +155,41 @@ function figurePart(node, width) {
   node.style.setProperty("--w", String(width));
   return node;
 }
+
+// The frame of one SVG plot in `node`: the plot area `box` ({x, y, width,
+// height}) outlined on white; tick marks and labels below it at `xticks` and
+// left of it at `yticks` ([label, px] pairs); the x label centred on the
+// baseline `box.xlabelY`, the y label turned and centred on `box.ylabelX`.
+function svgAxes(node, box, xticks, yticks, xlabel, ylabel) {
+  const { x, y, width, height } = box, bottom = y + height, middle = y + height / 2;
+  node.append(svgEl("rect", { x, y, width, height, fill: "#fff", stroke: "#000" }));
+  for (const [v, px] of xticks) {
+    node.append(svgEl("line", { x1: px, x2: px, y1: bottom, y2: bottom + 4, stroke: "#000" }));
+    node.append(svgEl("text", { x: px, y: bottom + 15, "text-anchor": "middle", "font-size": 11 }, v));
+  }
+  for (const [v, py] of yticks) {
+    node.append(svgEl("line", { x1: x - 4, x2: x, y1: py, y2: py, stroke: "#000" }));
+    node.append(svgEl("text", { x: x - 6, y: py + 4, "text-anchor": "end", "font-size": 11 }, v));
+  }
+  node.append(svgEl("text", { x: x + width / 2, y: box.xlabelY, "text-anchor": "middle", "font-size": 12 }, xlabel));
+  node.append(svgEl("text", { x: box.ylabelX, y: middle, "text-anchor": "middle", "font-size": 12,
+    transform: `rotate(-90 ${box.ylabelX} ${middle})` }, ylabel));
+}
+
+// A group appended to the SVG `node` that shows only what lies inside `box`
+// ({x, y, width, height}, the plot area), through the clip path `id`.
+function clippedLayer(node, id, box) {
+  const clipPath = svgEl("clipPath", { id });
+  clipPath.append(svgEl("rect", { x: box.x, y: box.y, width: box.width, height: box.height }));
+  const defs = svgEl("defs");
+  defs.append(clipPath);
+  node.append(defs);
+  const layer = svgEl("g", { "clip-path": `url(#${id})` });
+  node.append(layer);
+  return layer;
+}
+
+// [x, y] pixel pairs as the `points` of an SVG polyline, to 0.01 px.
+function svgPoints(pts) {
+  return pts.map(([a, b]) => `${a.toFixed(2)},${b.toFixed(2)}`).join(" ");
+}

@@ -56,32 +56,13 @@ function render({ model, el: root }) {
   left.setAttribute("aria-label", "The data, the true curve and the fitted polynomial of the chosen degree");
   right.setAttribute("aria-label", "Training and validation errors against the degree, log scale, with the chosen degree marked");
 
-  function axes(node, pw, xticks, yticks, xlabel, ylabel) {
-    node.append(svgEl("rect", { x: L, y: T, width: pw, height: ph, fill: "#fff", stroke: "#000" }));
-    for (const [v, px] of xticks) {
-      node.append(svgEl("line", { x1: px, x2: px, y1: T + ph, y2: T + ph + 4, stroke: "#000" }));
-      node.append(svgEl("text", { x: px, y: T + ph + 15, "text-anchor": "middle", "font-size": 11 }, v));
-    }
-    for (const [v, py] of yticks) {
-      node.append(svgEl("line", { x1: L - 4, x2: L, y1: py, y2: py, stroke: "#000" }));
-      node.append(svgEl("text", { x: L - 6, y: py + 4, "text-anchor": "end", "font-size": 11 }, v));
-    }
-    node.append(svgEl("text", { x: L + pw / 2, y: H - 6, "text-anchor": "middle", "font-size": 12 }, xlabel));
-    node.append(svgEl("text", { x: 12, y: T + ph / 2, "text-anchor": "middle", "font-size": 12, transform: `rotate(-90 12 ${T + ph / 2})` }, ylabel));
-  }
+  const box = (pw) => ({ x: L, y: T, width: pw, height: ph, xlabelY: H - 6, ylabelX: 12 });
   const range = (a, b, s) => { const r = []; for (let v = Math.ceil(a / s) * s; v <= b + 1e-9; v += s) r.push(Math.round(v * 1e6) / 1e6); return r; };
-  axes(left, pw1, range(xa, xb, 1).map((v) => [String(v), X(v)]), range(ya, yb, 2).map((v) => [String(v), Y(v)]), "input x", "output y");
+  svgAxes(left, box(pw1), range(xa, xb, 1).map((v) => [String(v), X(v)]), range(ya, yb, 2).map((v) => [String(v), Y(v)]), "input x", "output y");
   const decades = range(Math.log10(ea), Math.log10(eb), 1);
-  axes(right, pw2, range(0, degrees, 5).map((v) => [String(v), D(v)]), decades.map((e) => [`1e${e}`, E(10 ** e)]), "degree", "mean squared error (log scale)");
-  const clip = `mlr-clip-${uid}`;
-  const defs = svgEl("defs");
-  const clipPath = svgEl("clipPath", { id: clip });
-  clipPath.append(svgEl("rect", { x: L, y: T, width: pw1, height: ph }));
-  defs.append(clipPath); left.append(defs);
-  const plotLayer = svgEl("g", { "clip-path": `url(#${clip})` });
-  left.append(plotLayer);
-  const poly = (pts) => pts.map(([a, b]) => `${a.toFixed(2)},${b.toFixed(2)}`).join(" ");
-  plotLayer.append(svgEl("polyline", { points: poly(cfg.true_curve[0].map((x, i) => [X(x), Y(cfg.true_curve[1][i])])), fill: "none", stroke: TRUE, "stroke-width": 1.5, "stroke-dasharray": "6 4" }));
+  svgAxes(right, box(pw2), range(0, degrees, 5).map((v) => [String(v), D(v)]), decades.map((e) => [`1e${e}`, E(10 ** e)]), "degree", "mean squared error (log scale)");
+  const plotLayer = clippedLayer(left, `mlr-clip-${uid}`, box(pw1));
+  plotLayer.append(svgEl("polyline", { points: svgPoints(cfg.true_curve[0].map((x, i) => [X(x), Y(cfg.true_curve[1][i])])), fill: "none", stroke: TRUE, "stroke-width": 1.5, "stroke-dasharray": "6 4" }));
   cfg.train[0].forEach((x, p) => plotLayer.append(svgEl("circle", { cx: X(x), cy: Y(cfg.train[1][p]), r: 3.2, fill: TRAIN, stroke: "#000", "stroke-width": 0.4 })));
   cfg.validation[0].forEach((x, p) => {
     const cx = X(x), cy = Y(cfg.validation[1][p]);
@@ -94,7 +75,7 @@ function render({ model, el: root }) {
   // errors against the degree
   const layer2 = svgEl("g");
   right.append(layer2);
-  const errorLine = (k, color, dash) => layer2.append(svgEl("polyline", { points: poly(errors.map((e, i) => [D(i + 1), E(e[k])])), fill: "none", stroke: color, "stroke-width": 1.5, ...(dash ? { "stroke-dasharray": dash } : {}) }));
+  const errorLine = (k, color, dash) => layer2.append(svgEl("polyline", { points: svgPoints(errors.map((e, i) => [D(i + 1), E(e[k])])), fill: "none", stroke: color, "stroke-width": 1.5, ...(dash ? { "stroke-dasharray": dash } : {}) }));
   errorLine(0, TRAIN); errorLine(1, VAL, "5 3");
   layer2.append(svgEl("line", { x1: L, x2: L + pw2, y1: E(cfg.noise_level), y2: E(cfg.noise_level), stroke: TRUE, "stroke-dasharray": "2 3", "stroke-width": 1.2 }));
   errors.forEach((e, i) => {
@@ -123,7 +104,7 @@ function render({ model, el: root }) {
     root.__liveCurve = { x: curveX, y: curveY };
     // Clamp far-off values to just outside the plot so the SVG stays small; the clip hides them.
     const span = yb - ya;
-    fitLine.setAttribute("points", poly(curveX.map((x, i) => [X(x), Y(Math.min(Math.max(curveY[i], ya - span), yb + span))])));
+    fitLine.setAttribute("points", svgPoints(curveX.map((x, i) => [X(x), Y(Math.min(Math.max(curveY[i], ya - span), yb + span))])));
     const [tr, va] = errors[d - 1];
     leftTitle.textContent = `degree ${d}: train MSE ${fmt(tr)}, validation MSE ${fmt(va)}`;
     current.setAttribute("x1", D(d)); current.setAttribute("x2", D(d));

@@ -41,20 +41,7 @@ function render({ model, el: root }) {
   const [input, out] = rangeControl(controls, id, "weight norm ||w|| (log scale)", { min: lo, max: hi, step: (hi - lo) / 1000, value: Math.log10(state.scale) }, 12);
   const W = 300, H = 230, L = 44, R = 8, T = 24, B = 38, pw = W - L - R, ph = H - T - B;
 
-  function axes(node, xticks, yticks, xlabel, ylabel) {
-    node.append(svgEl("rect", { x: L, y: T, width: pw, height: ph, fill: "#fff", stroke: "#000" }));
-    for (const [v, px] of xticks) {
-      node.append(svgEl("line", { x1: px, x2: px, y1: T + ph, y2: T + ph + 4, stroke: "#000" }));
-      node.append(svgEl("text", { x: px, y: T + ph + 15, "text-anchor": "middle", "font-size": 11 }, v));
-    }
-    for (const [v, py] of yticks) {
-      node.append(svgEl("line", { x1: L - 4, x2: L, y1: py, y2: py, stroke: "#000" }));
-      node.append(svgEl("text", { x: L - 6, y: py + 4, "text-anchor": "end", "font-size": 11 }, v));
-    }
-    node.append(svgEl("text", { x: L + pw / 2, y: H - 5, "text-anchor": "middle", "font-size": 12 }, xlabel));
-    node.append(svgEl("text", { x: 11, y: T + ph / 2, "text-anchor": "middle", "font-size": 12, transform: `rotate(-90 11 ${T + ph / 2})` }, ylabel));
-  }
-  const poly = (pts) => pts.map(([a, b]) => `${a.toFixed(2)},${b.toFixed(2)}`).join(" ");
+  const box = { x: L, y: T, width: pw, height: ph, xlabelY: H - 5, ylabelX: 11 };
 
   // ---- the two problems: points (drawn once) and the probability curve
   const panels = problems.map((prob, index) => {
@@ -64,11 +51,8 @@ function render({ model, el: root }) {
     node.setAttribute("aria-label", `${prob.kind} problem: the points of ${prob.name} and not ${prob.name} against ${prob.xlabel}, and the probability of the model w = s u`);
     const step = (xb - xa) > 4 ? 1 : 0.5, xt = [];
     for (let v = Math.ceil(xa / step) * step; v <= xb + 1e-9; v += step) xt.push([String(Math.round(v * 10) / 10), X(v)]);
-    axes(node, xt, [0, 0.5, 1].map((v) => [String(v), Y(v)]), prob.xlabel, index === 0 ? "label / probability" : "");
-    const clip = `mlr-clip-${uid}-${index}`;
-    const cp = svgEl("clipPath", { id: clip }); cp.append(svgEl("rect", { x: L, y: T, width: pw, height: ph }));
-    const defs = svgEl("defs"); defs.append(cp); node.append(defs);
-    const layer = svgEl("g", { "clip-path": `url(#${clip})` }); node.append(layer);
+    svgAxes(node, box, xt, [0, 0.5, 1].map((v) => [String(v), Y(v)]), prob.xlabel, index === 0 ? "label / probability" : "");
+    const layer = clippedLayer(node, `mlr-clip-${uid}-${index}`, box);
     prob.x.forEach((v, p) => {
       const [shape, color] = STYLES[prob.y[p]], cx = X(v), cy = Y(prob.y[p] + cfg.jitter[p]);
       layer.append(shape === "circle" ? svgEl("circle", { cx, cy, r: 2.6, fill: color, stroke: "#000", "stroke-width": 0.3 })
@@ -92,13 +76,10 @@ function render({ model, el: root }) {
   const RY = (c) => T + (chi - Math.log10(Math.max(c, 1e-300))) / (chi - clo) * ph;
   const right = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, role: "img", "aria-describedby": descId });
   right.setAttribute("aria-label", "Both costs along their rays against the weight norm, log-log, with the chosen norm marked");
-  axes(right, [0.3, 1, 3, 10, 30, 100].filter((v) => v >= slo * 0.999 && v <= shi * 1.001).map((v) => [String(v), RX(v)]),
+  svgAxes(right, box, [0.3, 1, 3, 10, 30, 100].filter((v) => v >= slo * 0.999 && v <= shi * 1.001).map((v) => [String(v), RX(v)]),
     [-10, -8, -6, -4, -2, 0].map((e) => [`1e${e}`, RY(10 ** e)]), "||w|| (log scale)", "cost (log scale)");
-  const clipR = `mlr-clip-${uid}-r`;
-  const cpr = svgEl("clipPath", { id: clipR }); cpr.append(svgEl("rect", { x: L, y: T, width: pw, height: ph }));
-  const defsR = svgEl("defs"); defsR.append(cpr); right.append(defsR);
-  const rlayer = svgEl("g", { "clip-path": `url(#${clipR})` }); right.append(rlayer);
-  rays.forEach((costs, k) => rlayer.append(svgEl("polyline", { points: poly(rayScales.map((s, i) => [RX(s), RY(costs[i])])), fill: "none", stroke: STYLES[k][1], "stroke-width": 2, ...(k ? { "stroke-dasharray": "6 4" } : {}) })));
+  const rlayer = clippedLayer(right, `mlr-clip-${uid}-r`, box);
+  rays.forEach((costs, k) => rlayer.append(svgEl("polyline", { points: svgPoints(rayScales.map((s, i) => [RX(s), RY(costs[i])])), fill: "none", stroke: STYLES[k][1], "stroke-width": 2, ...(k ? { "stroke-dasharray": "6 4" } : {}) })));
   rlayer.append(svgEl("line", { x1: RX(cfg.minimizer_norm), x2: RX(cfg.minimizer_norm), y1: T, y2: T + ph, stroke: "#666", "stroke-dasharray": "2 3", "stroke-width": 1.2 }));
   const marks = [svgEl("circle", { r: 5, fill: STYLES[0][1], stroke: "#000" }), svgEl("rect", { width: 9, height: 9, fill: STYLES[1][1], stroke: "#000" })];
   rlayer.append(...marks);
@@ -119,7 +100,7 @@ function render({ model, el: root }) {
       const w = [s * prob.u[0], s * prob.u[1]];
       const c = crossEntropy(prob.x, prob.y, w), e = mistakes(prob.x, prob.y, w);
       costs.push(c); errors.push(e);
-      curve.setAttribute("points", poly(grid.map((v) => [X(v), Y(sigmoid(w[0] + w[1] * v))])));
+      curve.setAttribute("points", svgPoints(grid.map((v) => [X(v), Y(sigmoid(w[0] + w[1] * v))])));
       title.textContent = `${prob.kind}: cost ${sci(c)}, misclassified ${e}`;
     });
     marks[0].setAttribute("cx", RX(s)); marks[0].setAttribute("cy", RY(costs[0]));

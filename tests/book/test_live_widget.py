@@ -68,14 +68,73 @@ def serve(tmp_path):
         yield url
 
 
-def open_page(browser, url: str, count: int):
+def open_page(browser, url: str, count: int, attribute: str = "data-path"):
+    """Open the page served at `url` once `count` widgets carry `attribute`; returns the page and
+    the list that collects its script errors and any request that leaves `url`."""
     page = browser.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(url) else (errors.append(r.request.url), r.abort())[1])
     page.goto(url + "/index.html", wait_until="load")
-    page.wait_for_function(f"() => document.querySelectorAll('.mlr-live[data-path]').length === {count}", timeout=20_000)
+    page.wait_for_function(f"() => document.querySelectorAll('.mlr-live[{attribute}]').length === {count}", timeout=20_000)
     return page, errors
+
+
+# Moves the range control whose label starts with `label` to `value`, as a reader's drag does.
+SET_RANGE = """([label, value]) => {
+  const input = [...document.querySelectorAll('.mlr-live input')].find(
+    (i) => document.querySelector(`label[for="${i.id}"]`).textContent.startsWith(label));
+  input.value = value; input.dispatchEvent(new Event('input', {bubbles: true}));
+  input.dispatchEvent(new Event('change', {bubbles: true}));
+}"""
+
+
+def shown(page, key: str) -> str:
+    """The first widget's ``data-<key>`` attribute."""
+    return page.eval_on_selector(".mlr-live", f"e => e.dataset.{key}")
+
+
+def redrawn(page, key: str, act) -> None:
+    """Call `act()` (a reader's input) and wait until the first widget's ``data-<key>`` changes."""
+    old = shown(page, key)
+    act()
+    page.wait_for_function(f"(old) => document.querySelector('.mlr-live').dataset.{key} !== old", arg=old)
+
+
+def clicked(page, key: str, target, fx: float, fy: float = 0.5, dx: float = 0.0) -> None:
+    """Click `target` (a locator) at the fractions (fx, fy) of its box and `dx` px further right;
+    wait until the first widget's ``data-<key>`` changes."""
+    box = target.bounding_box()
+    redrawn(page, key, lambda: page.mouse.click(box["x"] + box["width"] * fx + dx, box["y"] + box["height"] * fy))
+
+
+def plot(page):
+    """The first widget's plot (the canvas the arrow keys and clicks move the start on)."""
+    return page.locator(".mlr-live canvas[role=img]").first
+
+
+def moved_start(page, keys: list[str], above: float, expected) -> np.ndarray:
+    """Press `keys` on the focused plot; once the last key's redraw has moved the start's second
+    weight above `above`, the drawn path, its start checked against `expected`."""
+    plot(page).focus()
+    for key in keys:
+        page.keyboard.press(key)
+    page.wait_for_function(f"() => JSON.parse(document.querySelector('.mlr-live').dataset.path)[0][1] > {above}")
+    drawn = drawn_paths(page)[0]
+    assert np.allclose(drawn[0], expected), drawn[0]
+    return drawn
+
+
+def finish(page, errors: list, timings: str = "") -> None:
+    """The end of a test's page: print the medians of the first widget's input-to-frame and redraw
+    times under the name `timings` if given (shown with -s); no script error and no request that
+    left the server may have happened; then close the page."""
+    if timings:
+        measured = page.evaluate("document.querySelector('.mlr-live').__liveTimings")
+        print(f"{timings}: input to frame median {sorted(t[0] for t in measured)[len(measured) // 2]:.1f} ms, "
+              f"redraw median {sorted(t[1] for t in measured)[len(measured) // 2]:.2f} ms")
+    assert not errors, errors
+    page.close()
 
 
 def drawn_paths(page) -> list[np.ndarray]:
@@ -136,8 +195,7 @@ def test_drawn_paths_equal_gradient_descent(browser, serve, tmp_path, data):
     blended = 0.5 * data["s2"] + 0.5 * data["p2"]
     assert_same(paths[-1], python_path(blended, data["y2"], 0.1, 15, (-2.5, 2.5), bias=False),
                 "raw -> standardized -> sphered at s = 1.5")
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 def test_controls_redraw_the_path_and_it_stays_exact(browser, serve, tmp_path, data):
@@ -146,45 +204,25 @@ def test_controls_redraw_the_path_and_it_stays_exact(browser, serve, tmp_path, d
                                     blend_label="lambda (0 = raw, 1 = standardized)")
     write_page([widget], tmp_path)
     page, errors = open_page(browser, serve, 1)
-    set_range = """([label, value]) => {
-      const input = [...document.querySelectorAll('.mlr-live input')].find(
-        (i) => document.querySelector(`label[for="${i.id}"]`).textContent.startsWith(label));
-      input.value = value; input.dispatchEvent(new Event('input', {bubbles: true}));
-      input.dispatchEvent(new Event('change', {bubbles: true}));
-    }"""
-    wait = "(old) => document.querySelector('.mlr-live').dataset.path !== old"
     for label, value, steps in [("learning rate", np.log10(0.3), 20), ("steps", 60, 60), ("lambda", 0.7, 60)]:
-        old = page.eval_on_selector(".mlr-live", "e => e.dataset.path")
-        page.evaluate(set_range, [label, float(value)])
-        page.wait_for_function(wait, arg=old)
+        redrawn(page, "path", lambda: page.evaluate(SET_RANGE, [label, float(value)]))
         drawn = drawn_paths(page)[0]
         # The range controls round to their step: use the exact values the widget reports.
-        alpha = float(page.eval_on_selector(".mlr-live", "e => e.dataset.alpha"))
-        blend = float(page.eval_on_selector(".mlr-live", "e => e.dataset.blend"))
+        alpha = float(shown(page, "alpha"))
+        blend = float(shown(page, "blend"))
         assert abs(alpha - 0.3) < 0.01 and (label != "lambda" or blend == 0.7)
         expected = python_path((1 - blend) * x + blend * z, y, alpha, steps, (0.0, 0.0))
         assert_same(drawn, expected, f"after moving {label}")
     # Keyboard: the focused plot moves the start; keys do not reach the page's own listeners.
     page.evaluate("window.__keysSeen = 0; document.addEventListener('keydown', () => window.__keysSeen++)")
-    canvas = page.locator(".mlr-live canvas[role=img]").first
-    canvas.focus()
-    for key in ["ArrowRight", "ArrowRight", "ArrowUp"]:
-        page.keyboard.press(key)
-    # Wait for the last key's redraw (ArrowUp), not just the first one's.
-    page.wait_for_function("() => JSON.parse(document.querySelector('.mlr-live').dataset.path)[0][1] > 0.1")
-    drawn = drawn_paths(page)[0]
-    assert np.allclose(drawn[0], [0.24, 0.14]), drawn[0]
+    drawn = moved_start(page, ["ArrowRight", "ArrowRight", "ArrowUp"], 0.1, [0.24, 0.14])
     assert_same(drawn, python_path(0.3 * x + 0.7 * z, y, alpha, 60, drawn[0]), "after the arrow keys")
     assert page.evaluate("window.__keysSeen") == 0, "arrow keys leaked to the page (JupyterLab would take them)"
     # A click on the plot sets the start there.
-    box = canvas.bounding_box()
-    old = page.eval_on_selector(".mlr-live", "e => e.dataset.path")
-    page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
-    page.wait_for_function(wait, arg=old)
+    clicked(page, "path", plot(page), 0.5, 0.5)
     drawn = drawn_paths(page)[0]
     assert_same(drawn, python_path(0.3 * x + 0.7 * z, y, alpha, 60, drawn[0]), "after a click")
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 def test_controls_are_named_and_the_description_follows_the_path(browser, serve, tmp_path, data):
@@ -201,8 +239,7 @@ def test_controls_are_named_and_the_description_follows_the_path(browser, serve,
     cost = ml.least_squares(data["x"], data["y"])(drawn_paths(page)[0][-1])
     assert f"after 20 steps" in text and f"cost {cost:.4g}" in text, text
     assert page.locator(".mlr-live input[aria-valuetext]").count() == 2
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 def test_the_page_never_runs_the_code_stored_in_the_widget_state(browser, serve, tmp_path, data):
@@ -211,8 +248,7 @@ def test_the_page_never_runs_the_code_stored_in_the_widget_state(browser, serve,
     page, errors = open_page(browser, serve, 1)
     assert page.evaluate("window.__ranStoredCode === undefined")
     assert_same(drawn_paths(page)[0], python_path(data["x"], data["y"], 0.1, 20, (0.0, 0.0)), "vendored front end")
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 def test_the_vendored_front_ends_equal_the_library_modules():
@@ -341,47 +377,26 @@ def test_softmax_paths_and_grid_equal_the_library(browser, serve, tmp_path, clas
         cost = ml.softmax((1 - blend) * classification[0] + blend * classification[2], classification[1])(drawn[-1])
         shown = float(re.search(r"after \d+ steps with α = [^:]+: cost ([-+.e\d]+)", text).group(1))
         assert shown == pytest.approx(cost, rel=2e-3), text
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 def test_softmax_controls_keys_and_pointer_keep_it_exact(browser, serve, tmp_path, classification):
     write_page([softmax_widget(classification, alpha=1.0, steps=100)], tmp_path)
     page, errors = open_page(browser, serve, 1)
-    set_range = """([label, value]) => {
-      const input = [...document.querySelectorAll('.mlr-live input')].find(
-        (i) => document.querySelector(`label[for="${i.id}"]`).textContent.startsWith(label));
-      input.value = value; input.dispatchEvent(new Event('input', {bubbles: true}));
-      input.dispatchEvent(new Event('change', {bubbles: true}));
-    }"""
-    wait = "(old) => document.querySelector('.mlr-live').dataset.path !== old"
-    state = lambda: (float(page.eval_on_selector(".mlr-live", "e => e.dataset.alpha")),
-                     float(page.eval_on_selector(".mlr-live", "e => e.dataset.blend")))
+    state = lambda: (float(shown(page, "alpha")), float(shown(page, "blend")))
     for label, value, steps in [("lambda", 0.37, 100), ("learning rate", np.log10(4.0), 100), ("steps", 150, 150)]:
-        old = page.eval_on_selector(".mlr-live", "e => e.dataset.path")
-        page.evaluate(set_range, [label, float(value)])
-        page.wait_for_function(wait, arg=old)
+        redrawn(page, "path", lambda: page.evaluate(SET_RANGE, [label, float(value)]))
         alpha, blend = state()
         assert_same(drawn_paths(page)[0], softmax_path(classification, blend, alpha, steps, (0.0, 0.0)),
                     f"softmax after moving {label}")
         assert_grid_equals_the_library(page, classification, blend)
-    canvas = page.locator(".mlr-live canvas[role=img]").first
-    canvas.focus()
-    for key in ["ArrowLeft", "ArrowLeft", "ArrowUp"]:
-        page.keyboard.press(key)
-    page.wait_for_function("() => JSON.parse(document.querySelector('.mlr-live').dataset.path)[0][1] > 0.05")
-    drawn = drawn_paths(page)[0]
-    assert np.allclose(drawn[0], [-0.24, 0.1]), drawn[0]
+    drawn = moved_start(page, ["ArrowLeft", "ArrowLeft", "ArrowUp"], 0.05, [-0.24, 0.1])
     alpha, blend = state()
     assert_same(drawn, softmax_path(classification, blend, alpha, 150, drawn[0]), "softmax after the arrow keys")
-    box = canvas.bounding_box()
-    old = page.eval_on_selector(".mlr-live", "e => e.dataset.path")
-    page.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.4)
-    page.wait_for_function(wait, arg=old)
+    clicked(page, "path", plot(page), 0.3, 0.4)
     drawn = drawn_paths(page)[0]
     assert_same(drawn, softmax_path(classification, blend, alpha, 150, drawn[0]), "softmax after a click")
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 def test_softmax_redraw_fits_a_frame_on_a_phone_class_cpu(browser, serve, tmp_path, classification):
@@ -410,18 +425,11 @@ def test_softmax_redraw_fits_a_frame_on_a_phone_class_cpu(browser, serve, tmp_pa
     # The fastest of 15 redraws is closest to the widget's own cost (other jobs on a shared machine only
     # add to it). Unloaded it fits one 60 Hz frame (16.7 ms); the bound allows two for a busy machine.
     assert redraws[0] <= 33.4, f"a new blend takes {redraws[0]:.1f} ms or more to redraw at 4x throttling"
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 # ------------------------------------------------ the lasso and ridge geometry (chapter 11)
-@pytest.fixture(scope="module")
-def centred():
-    rng = np.random.default_rng(0)
-    inputs = rng.normal(size=(60, 2)) @ np.linalg.cholesky(np.array([[1.0, 0.6], [0.6, 1.0]])).T
-    x = inputs - inputs.mean(axis=0)
-    y = x @ np.array([2.0, 0.6]) + 0.5 * rng.normal(size=60)
-    return x, y - y.mean()
+# The data: the fixture `centred` of tests/conftest.py (shared with tests/lib/test_live.py).
 
 
 def geometry(page, index=0):
@@ -451,63 +459,40 @@ def test_penalty_geometry_minimizers_equal_the_library(browser, serve, tmp_path,
     widgets = [live.penalty_geometry(x, y, xrange=(-1, 3), yrange=(-1.5, 2.5), levels=np.linspace(0.3, 8, 16), lam=lam)
                for lam in lams]
     write_page(widgets, tmp_path)
-    page, errors = open_page_with(browser, serve, len(widgets), "data-lasso")
+    page, errors = open_page(browser, serve, len(widgets), "data-lasso")
     for index, lam in enumerate(lams):
-        shown, _ = assert_minimizers(page, centred, f"lambda = {lam}", index)
-        assert shown == lam
+        on_page, _ = assert_minimizers(page, centred, f"lambda = {lam}", index)
+        assert on_page == lam
     assert geometry(page, 5)[0].tolist() == [0.0, 0.0]
     text = page.locator(".mlr-live [id^=mlr-desc]").nth(2).inner_text()
     lasso, ridge = widgets[2].minimizers()
     assert f"({lasso[0]:.3f}, {lasso[1]:.3f})" in text and f"({ridge[0]:.3f}, {ridge[1]:.3f})" in text, text
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 def test_penalty_geometry_slider_keys_and_pointer(browser, serve, tmp_path, centred):
     x, y = centred
     widget = live.penalty_geometry(x, y, xrange=(-1, 3), yrange=(-1.5, 2.5), levels=np.linspace(0.3, 8, 16), lam=1.0)
     write_page([widget], tmp_path)
-    page, errors = open_page_with(browser, serve, 1, "data-lasso")
+    page, errors = open_page(browser, serve, 1, "data-lasso")
     slider = page.get_by_label("penalty λ (lambda)")
     assert slider.count() == 1
-    wait = "(old) => document.querySelector('.mlr-live').dataset.lam !== old"
-    old = page.eval_on_selector(".mlr-live", "e => e.dataset.lam")
-    slider.fill("3.1")
-    page.wait_for_function(wait, arg=old)
+    redrawn(page, "lam", lambda: slider.fill("3.1"))
     lam, _ = assert_minimizers(page, centred, "after setting the slider")
     assert lam == pytest.approx(3.1, abs=0.01) and geometry(page)[0][1] == 0.0  # w2 is out of the model
     page.evaluate("window.__keysSeen = 0; document.addEventListener('keydown', () => window.__keysSeen++)")
     slider.focus()
     for key in ["ArrowLeft"] * 5:
-        old = page.eval_on_selector(".mlr-live", "e => e.dataset.lam")
-        page.keyboard.press(key)
-        page.wait_for_function(wait, arg=old)
+        redrawn(page, "lam", lambda: page.keyboard.press(key))
     lam_keys, _ = assert_minimizers(page, centred, "after the arrow keys")
     assert lam_keys < lam
     assert page.evaluate("window.__keysSeen") == 0, "arrow keys leaked to the page"
-    box = slider.bounding_box()
-    old = page.eval_on_selector(".mlr-live", "e => e.dataset.lam")
-    page.mouse.click(box["x"] + box["width"] * 0.2, box["y"] + box["height"] / 2)
-    page.wait_for_function(wait, arg=old)
+    clicked(page, "lam", slider, 0.2)
     lam_click, _ = assert_minimizers(page, centred, "after a click on the slider")
     assert lam_click < lam_keys
     assert page.locator(".mlr-live input[aria-valuetext]").count() == 1
     assert page.locator(".mlr-live canvas[role=img][aria-label]").count() == 2
-    timings = page.evaluate("document.querySelector('.mlr-live').__liveTimings")
-    print(f"penalty geometry: input to frame median {sorted(t[0] for t in timings)[len(timings) // 2]:.1f} ms, "
-          f"redraw median {sorted(t[1] for t in timings)[len(timings) // 2]:.2f} ms")
-    assert not errors, errors
-    page.close()
-
-
-def open_page_with(browser, url: str, count: int, attribute: str):
-    page = browser.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(url) else (errors.append(r.request.url), r.abort())[1])
-    page.goto(url + "/index.html", wait_until="load")
-    page.wait_for_function(f"() => document.querySelectorAll('.mlr-live[{attribute}]').length === {count}", timeout=20_000)
-    return page, errors
+    finish(page, errors, timings="penalty geometry")
 
 
 # ------------------------------------------------ polynomial fits by degree (chapter 4)
@@ -560,38 +545,28 @@ def assert_polynomial(page, polynomial_data, what, index=0):
 def test_polynomial_curves_and_errors_equal_the_library(browser, serve, tmp_path, polynomial_data):
     degrees = [1, 2, 9, 25]
     write_page([polynomial_widget(polynomial_data, d) for d in degrees], tmp_path)
-    page, errors = open_page_with(browser, serve, len(degrees), "data-degree")
+    page, errors = open_page(browser, serve, len(degrees), "data-degree")
     for index, degree in enumerate(degrees):
         assert assert_polynomial(page, polynomial_data, f"degree {degree}", index)[0] == degree
     assert page.locator(".mlr-live svg polyline").count() >= 4 * 4, "the curves are not drawn as SVG vectors"
     assert page.locator(".mlr-live img").count() == 0
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 def test_polynomial_slider_keys_and_pointer(browser, serve, tmp_path, polynomial_data):
     write_page([polynomial_widget(polynomial_data, 2)], tmp_path)
-    page, errors = open_page_with(browser, serve, 1, "data-degree")
+    page, errors = open_page(browser, serve, 1, "data-degree")
     slider = page.get_by_label("polynomial degree")
-    wait = "(old) => document.querySelector('.mlr-live').dataset.degree !== old"
-    slider.fill("15")
-    page.wait_for_function(wait, arg="2")
+    redrawn(page, "degree", lambda: slider.fill("15"))
     assert assert_polynomial(page, polynomial_data, "after the slider")[0] == 15
     slider.focus()
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function(wait, arg="15")
+    redrawn(page, "degree", lambda: page.keyboard.press("ArrowRight"))
     assert assert_polynomial(page, polynomial_data, "after a key")[0] == 16
-    box = slider.bounding_box()
-    page.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)
-    page.wait_for_function(wait, arg="16")
+    clicked(page, "degree", slider, 0, dx=4)
     assert assert_polynomial(page, polynomial_data, "after a click")[0] == 1
     text = page.locator(".mlr-live [id^=mlr-desc]").inner_text()
     assert text.startswith("Degree 1:") and "underfits" in text, text
-    timings = page.evaluate("document.querySelector('.mlr-live').__liveTimings")
-    print(f"polynomial fits: input to frame median {sorted(t[0] for t in timings)[len(timings) // 2]:.1f} ms, "
-          f"redraw median {sorted(t[1] for t in timings)[len(timings) // 2]:.2f} ms")
-    assert not errors, errors
-    page.close()
+    finish(page, errors, timings="polynomial fits")
 
 
 # ------------------------------------------------ mini-batch gradient descent (chapter 2)
@@ -621,51 +596,31 @@ def test_minibatch_paths_equal_minibatch_gradient_descent(browser, serve, tmp_pa
     page, errors = open_page(browser, serve, len(MINIBATCH_CASES))
     for case, drawn in zip(MINIBATCH_CASES, drawn_paths(page)):
         assert_same(drawn, minibatch_path(data, *case), f"mini-batch {case}")
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 def test_minibatch_controls_keys_and_pointer_keep_it_exact(browser, serve, tmp_path, data):
     write_page([minibatch_widget(data, 0.1, 5, 1, (0.0, 0.0))], tmp_path)
     page, errors = open_page(browser, serve, 1)
-    set_range = """([label, value]) => {
-      const input = [...document.querySelectorAll('.mlr-live input')].find(
-        (i) => document.querySelector(`label[for="${i.id}"]`).textContent.startsWith(label));
-      input.value = value; input.dispatchEvent(new Event('input', {bubbles: true}));
-      input.dispatchEvent(new Event('change', {bubbles: true}));
-    }"""
-    wait = "(old) => document.querySelector('.mlr-live').dataset.path !== old"
-    alpha_now = lambda: float(page.eval_on_selector(".mlr-live", "e => e.dataset.alpha"))
+    alpha_now = lambda: float(shown(page, "alpha"))
     settings = {"batch": 1, "epochs": 5}
     for label, value, key in [("batch size", 10, "batch"), ("epochs", 9, "epochs"), ("learning rate", np.log10(0.25), None)]:
-        old = page.eval_on_selector(".mlr-live", "e => e.dataset.path")
-        page.evaluate(set_range, [label, float(value)])
-        page.wait_for_function(wait, arg=old)
+        redrawn(page, "path", lambda: page.evaluate(SET_RANGE, [label, float(value)]))
         if key:
             settings[key] = int(value)
-        assert int(page.eval_on_selector(".mlr-live", "e => e.dataset.batch")) == settings["batch"]
+        assert int(shown(page, "batch")) == settings["batch"]
         assert_same(drawn_paths(page)[0], minibatch_path(data, alpha_now(), settings["epochs"], settings["batch"], (0, 0)),
                     f"mini-batch after moving {label}")
     batch = page.get_by_label("batch size b")
     batch.focus()
-    old = page.eval_on_selector(".mlr-live", "e => e.dataset.path")
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function(wait, arg=old)
+    redrawn(page, "path", lambda: page.keyboard.press("ArrowRight"))
     assert_same(drawn_paths(page)[0], minibatch_path(data, alpha_now(), 9, 11, (0, 0)), "mini-batch after a key")
-    canvas = page.locator(".mlr-live canvas[role=img]").first
-    box = canvas.bounding_box()
-    old = page.eval_on_selector(".mlr-live", "e => e.dataset.path")
-    page.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.6)
-    page.wait_for_function(wait, arg=old)
+    clicked(page, "path", plot(page), 0.3, 0.6)
     drawn = drawn_paths(page)[0]
     assert_same(drawn, minibatch_path(data, alpha_now(), 9, 11, drawn[0]), "mini-batch after a click")
     text = page.locator(".mlr-live [id^=mlr-desc]").inner_text()
     assert "(9 epochs of 10 steps, batch size 11)" in text, text
-    timings = page.evaluate("document.querySelector('.mlr-live').__liveTimings")
-    print(f"mini-batch: input to frame median {sorted(t[0] for t in timings)[len(timings) // 2]:.1f} ms, "
-          f"redraw median {sorted(t[1] for t in timings)[len(timings) // 2]:.2f} ms")
-    assert not errors, errors
-    page.close()
+    finish(page, errors, timings="mini-batch")
 
 
 # ------------------------------------------------ the cost of scaled weights (chapter 3)
@@ -703,41 +658,28 @@ def assert_scale_costs(page, problems, what, index=0):
 def test_weight_scale_costs_equal_the_library(browser, serve, tmp_path, scale_problems):
     scales = [0.3, 1.0, 5.0, 24.6, 100.0]
     write_page([live.weight_scale(scale=s, **scale_problems) for s in scales], tmp_path)
-    page, errors = open_page_with(browser, serve, len(scales), "data-scale")
+    page, errors = open_page(browser, serve, len(scales), "data-scale")
     for index, s in enumerate(scales):
         assert assert_scale_costs(page, scale_problems, f"||w|| = {s}", index)[0] == s
     assert page.locator(".mlr-live img").count() == 0
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 def test_weight_scale_slider_keys_and_pointer(browser, serve, tmp_path, scale_problems):
     write_page([live.weight_scale(scale=5.0, **scale_problems)], tmp_path)
-    page, errors = open_page_with(browser, serve, 1, "data-scale")
+    page, errors = open_page(browser, serve, 1, "data-scale")
     slider = page.get_by_label("weight norm ||w|| (log scale)")
-    wait = "(old) => document.querySelector('.mlr-live').dataset.scale !== old"
-    old = page.eval_on_selector(".mlr-live", "e => e.dataset.scale")
-    slider.fill(str(np.log10(60.0)))
-    page.wait_for_function(wait, arg=old)
+    redrawn(page, "scale", lambda: slider.fill(str(np.log10(60.0))))
     scale, _ = assert_scale_costs(page, scale_problems, "after the slider")
     assert scale == pytest.approx(60.0, rel=0.01)
     slider.focus()
-    old = page.eval_on_selector(".mlr-live", "e => e.dataset.scale")
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_function(wait, arg=old)
+    redrawn(page, "scale", lambda: page.keyboard.press("ArrowLeft"))
     assert assert_scale_costs(page, scale_problems, "after a key")[0] < scale
-    box = slider.bounding_box()
-    old = page.eval_on_selector(".mlr-live", "e => e.dataset.scale")
-    page.mouse.click(box["x"] + box["width"] * 0.1, box["y"] + box["height"] / 2)
-    page.wait_for_function(wait, arg=old)
+    clicked(page, "scale", slider, 0.1)
     assert assert_scale_costs(page, scale_problems, "after a click")[0] < 2.0
     text = page.locator(".mlr-live [id^=mlr-desc]").inner_text()
     assert text.startswith("At ||w|| = ") and "mistakes" in text, text
-    timings = page.evaluate("document.querySelector('.mlr-live').__liveTimings")
-    print(f"weight scale: input to frame median {sorted(t[0] for t in timings)[len(timings) // 2]:.1f} ms, "
-          f"redraw median {sorted(t[1] for t in timings)[len(timings) // 2]:.2f} ms")
-    assert not errors, errors
-    page.close()
+    finish(page, errors, timings="weight scale")
 
 
 # ------------------------------------------------ spectrogram window length (chapter 6)
@@ -767,32 +709,24 @@ def assert_spectrogram(page, mix, what, index=0):
 def test_spectrogram_equals_the_library_for_any_window(browser, serve, tmp_path, mix):
     windows = [32, 45, 256, 300, 1000, 2048]  # powers of two (radix 2) and others (Bluestein)
     write_page([live.window_spectrogram(*mix, window=w) for w in windows], tmp_path)
-    page, errors = open_page_with(browser, serve, len(windows), "data-window")
+    page, errors = open_page(browser, serve, len(windows), "data-window")
     for index, window in enumerate(windows):
         assert assert_spectrogram(page, mix, f"window {window}", index)[0] == window
-    assert not errors, errors
-    page.close()
+    finish(page, errors)
 
 
 def test_spectrogram_slider_keys_pointer_and_speed(browser, serve, tmp_path, mix):
     write_page([live.window_spectrogram(*mix, window=256)], tmp_path)
-    page, errors = open_page_with(browser, serve, 1, "data-window")
+    page, errors = open_page(browser, serve, 1, "data-window")
     slider = page.get_by_label("window length (samples, log scale)")
-    wait = "(old) => document.querySelector('.mlr-live').dataset.window !== old"
-    slider.fill(str(np.log2(1500)))
-    page.wait_for_function(wait, arg="256")
+    redrawn(page, "window", lambda: slider.fill(str(np.log2(1500))))
     window, _ = assert_spectrogram(page, mix, "after the slider")
     assert abs(window - 1500) < 20  # the control moves in steps of 1/48 octave
     slider.focus()
     for _ in range(3):
-        old = page.eval_on_selector(".mlr-live", "e => e.dataset.window")
-        page.keyboard.press("ArrowLeft")
-        page.wait_for_function(wait, arg=old)
+        redrawn(page, "window", lambda: page.keyboard.press("ArrowLeft"))
     assert assert_spectrogram(page, mix, "after the arrow keys")[0] < 1500
-    box = slider.bounding_box()
-    old = page.eval_on_selector(".mlr-live", "e => e.dataset.window")
-    page.mouse.click(box["x"] + 6, box["y"] + box["height"] / 2)
-    page.wait_for_function(wait, arg=old)
+    clicked(page, "window", slider, 0, dx=6)
     assert assert_spectrogram(page, mix, "after a click")[0] < 40
     text = page.locator(".mlr-live [id^=mlr-desc]").inner_text()
     assert text.startswith("Window ") and "Short frames" in text, text
@@ -813,5 +747,4 @@ def test_spectrogram_slider_keys_pointer_and_speed(browser, serve, tmp_path, mix
     }""")
     session.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     print("spectrogram redraw at 4x CPU throttling (window, ms):", [(w, round(t, 1)) for w, t in timings])
-    assert not errors, errors
-    page.close()
+    finish(page, errors)

@@ -46,17 +46,26 @@ def descend_until_flat(gradient, w0, alpha, tol, max_its):
 # ---------------------------------------------------------------- chapter 2
 
 
+def sgd_step(x, y, w, alpha, p):
+    """One stochastic gradient step of least squares on point p (a new array)."""
+    residual = w[0] + x[p] @ w[1:] - y[p]
+    return w - alpha * 2 * residual * np.concatenate([[1.0], x[p]])
+
+
 def sgd_epoch(x, y, w, alpha, order):
     w = np.array(w, dtype=float)
     for p in order:
-        residual = w[0] + x[p] @ w[1:] - y[p]
-        w = w - alpha * 2 * residual * np.concatenate([[1.0], x[p]])
+        w = sgd_step(x, y, w, alpha, p)
     return w
 
 
+def batches(order, batch_size):
+    """``order`` cut into consecutive batches of ``batch_size`` (the last one may be smaller)."""
+    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+
+
 def minibatches(num_points, batch_size, rng):
-    order = rng.permutation(num_points)
-    return [order[start : start + batch_size] for start in range(0, num_points, batch_size)]
+    return batches(rng.permutation(num_points), batch_size)
 
 
 # ---------------------------------------------------------------- chapter 3

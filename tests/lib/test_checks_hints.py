@@ -139,49 +139,38 @@ def sgd_epoch_full_batch(x, y, w, alpha, order):
 def sgd_epoch_no_bias(x, y, w, alpha, order):
     w = np.array(w, dtype=float)
     for p in order:
-        residual = w[0] + x[p] @ w[1:] - y[p]
-        w[1:] = w[1:] - alpha * 2 * residual * x[p]
+        w[1:] = right.sgd_step(x, y, w, alpha, p)[1:]
     return w
 
 
 def sgd_epoch_in_place(x, y, w, alpha, order):
-    for p in order:
-        residual = w[0] + x[p] @ w[1:] - y[p]
-        w -= alpha * 2 * residual * np.concatenate([[1.0], x[p]])
+    w[:] = right.sgd_epoch(x, y, w, alpha, order)
     return w
 
 
 def sgd_epoch_stale_gradient(x, y, w, alpha, order):
     """Every step uses the residuals of the starting weights: not stochastic gradient descent."""
     w0 = np.array(w, dtype=float)
-    w = w0.copy()
-    for p in order:
-        residual = w0[0] + x[p] @ w0[1:] - y[p]
-        w = w - alpha * 2 * residual * np.concatenate([[1.0], x[p]])
-    return w
+    return w0 + sum(right.sgd_step(x, y, w0, alpha, p) - w0 for p in order)
 
 
 # ---------------------------------------------------------------- check_minibatches
 
 
 def minibatches_drop_last(num_points, batch_size, rng):
-    order = rng.permutation(num_points)
-    return [order[start : start + batch_size] for start in range(0, num_points - batch_size + 1, batch_size)]
+    return [batch for batch in right.minibatches(num_points, batch_size, rng) if len(batch) == batch_size]
 
 
 def minibatches_no_shuffle(num_points, batch_size, rng):
-    order = np.arange(num_points)
-    return [order[start : start + batch_size] for start in range(0, num_points, batch_size)]
+    return right.batches(np.arange(num_points), batch_size)
 
 
 def minibatches_with_replacement(num_points, batch_size, rng):
-    order = rng.integers(0, num_points, size=num_points)
-    return [order[start : start + batch_size] for start in range(0, num_points, batch_size)]
+    return right.batches(rng.integers(0, num_points, size=num_points), batch_size)
 
 
 def minibatches_other_shuffle(num_points, batch_size, rng):
-    order = np.random.default_rng(99).permutation(num_points)
-    return [order[start : start + batch_size] for start in range(0, num_points, batch_size)]
+    return right.minibatches(num_points, batch_size, np.random.default_rng(99))
 
 
 def minibatches_even_split(num_points, batch_size, rng):

@@ -49,6 +49,14 @@ def ref_class_scores(x, w, p):
     return [w[0, k] + x[p] @ w[1:, k] for k in range(w.shape[1])]
 
 
+def multiclass_problem(rng):
+    """Inputs, their classes, a random weight of shape (N + 1, K), and each point's K scores under it."""
+    x, _ = regression_data(rng)
+    y = multiclass_labels(rng, x)
+    w = rng.normal(size=(N + 1, K))
+    return x, y, w, [ref_class_scores(x, w, p) for p in range(P)]
+
+
 def central_differences(f, w, h=1e-6):
     w = np.asarray(w, dtype=float)
     out = np.zeros_like(w)
@@ -123,13 +131,8 @@ def test_cross_entropy_is_log_loss_and_equals_softmax_on_pm_labels(rng):
 
 
 def test_multiclass_softmax_direct_formula(rng):
-    x, _ = regression_data(rng)
-    y = multiclass_labels(rng, x)
-    w = rng.normal(size=(N + 1, K))
-    total = 0.0
-    for p in range(P):
-        scores = ref_class_scores(x, w, p)
-        total += np.log(np.sum(np.exp(scores))) - scores[int(y[p])]
+    x, y, w, scores = multiclass_problem(rng)
+    total = sum(np.log(np.sum(np.exp(s))) - s[int(label)] for s, label in zip(scores, y))
     assert multiclass_softmax(x, y)(w) == pytest.approx(total / P, rel=1e-12)
 
 
@@ -301,13 +304,8 @@ def test_misclassifications_zero_one_labels(rng):
 
 
 def test_misclassifications_multiclass(rng):
-    x, _ = regression_data(rng)
-    y = multiclass_labels(rng, x)
-    w = rng.normal(size=(N + 1, K))
-    expected = 0
-    for p in range(P):
-        scores = ref_class_scores(x, w, p)
-        expected += int(max(range(K), key=lambda k: scores[k]) != y[p])
+    x, y, w, scores = multiclass_problem(rng)
+    expected = sum(int(max(range(K), key=lambda k: s[k]) != label) for s, label in zip(scores, y))
     assert misclassifications(x, y)(w) == expected
 
 

@@ -4,6 +4,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from search_results import grid_search_result
 
 from mlrefined_lib.figures import polynomial_features as figures
 
@@ -140,9 +141,7 @@ def test_noisy_validation_curve_marks_rise_and_best():
 
 def test_penalty_choice_marks_both_choices():
     lambdas = np.array([10.0, 1.0, 0.1])
-    search = SimpleNamespace(means=[3.0, 1.0, 1.2],
-                             standard_errors=[0.5, 0.4, 0.6],
-                             best_index=1, one_standard_error_index=0)
+    search = grid_search_result([3.0, 1.0, 1.2], [0.5, 0.4, 0.6], 1, 0)
     fig = figures.penalty_choice(lambdas, search, [2.0, 0.8, 0.5],
                                  [2.5, 1.1, 1.4], [2.4, 1.0, 1.3])
     (ax,) = fig.axes

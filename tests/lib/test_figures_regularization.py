@@ -1,9 +1,8 @@
 """Tests of mlrefined_lib.figures.regularization (chapter 11, Agg backend)."""
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
+from search_results import grid_search_result
 
 from mlrefined_lib import plotting
 from mlrefined_lib.figures import regularization as figures
@@ -64,9 +63,7 @@ def test_lasso_convergence_draws_gaps_and_weights():
 
 def test_lambda_choice_draws_errors_and_both_choices():
     lams = np.array([10.0, 1.0, 0.1])
-    search = SimpleNamespace(means=[3900.0, 3000.0, 2990.0],
-                             standard_errors=[100.0, 90.0, 95.0],
-                             best_index=2, one_standard_error_index=1)
+    search = grid_search_result([3900.0, 3000.0, 2990.0], [100.0, 90.0, 95.0], 2, 1)
     fig = figures.lambda_choice(lams, [3800.0, 2900.0, 2800.0], search)
     (ax,) = fig.axes
     np.testing.assert_array_equal(ax.lines[0].get_ydata(),

@@ -1,9 +1,8 @@
 """Tests of mlrefined_lib.figures.validation (chapter 5, Agg backend)."""
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
+from search_results import grid_search_result
 
 from mlrefined_lib.figures import validation as figures
 
@@ -41,11 +40,7 @@ def test_field_map_draws_the_given_columns():
 
 
 def test_one_standard_error_curve_draws_means_rule_and_choice():
-    search = SimpleNamespace(
-        means=[30.0, 19.0, 18.8], standard_errors=[3.0, 2.0, 2.1],
-        best_index=2, one_standard_error_index=1,
-        one_standard_error_param=2,
-    )
+    search = grid_search_result([30.0, 19.0, 18.8], [3.0, 2.0, 2.1], 2, 1, params=[1, 2, 3])
     fig = figures.one_standard_error_curve([1, 2, 3], search, "degree",
                                            "MSE", "title")
     (ax,) = fig.axes

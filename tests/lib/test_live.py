@@ -236,13 +236,7 @@ def test_softmax_rejects_other_labels(two_class):
 
 
 # ------------------------------------------------ penalty_geometry (chapter 11)
-@pytest.fixture
-def centred():
-    rng = np.random.default_rng(0)
-    inputs = rng.normal(size=(60, 2)) @ np.linalg.cholesky(np.array([[1.0, 0.6], [0.6, 1.0]])).T
-    x = inputs - inputs.mean(axis=0)
-    y = x @ np.array([2.0, 0.6]) + 0.5 * rng.normal(size=60)
-    return x, y - y.mean()
+# The data: the fixture `centred` of tests/conftest.py (shared with tests/book/test_live_widget.py).
 
 
 def test_penalized_minimizers_equal_the_library_solvers(centred):
