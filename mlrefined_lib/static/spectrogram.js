@@ -144,11 +144,24 @@ function render({ model, el: root }) {
     ctx.save(); ctx.translate(width - 6, MARGIN.top + plotH / 2); ctx.rotate(-Math.PI / 2); ctx.textAlign = "center"; ctx.fillText("magnitude (dB)", 0, 0); ctx.restore();
   }
 
+  // Spectrograms already computed, by window length: dragging back over a
+  // length redraws it without a new transform. CACHED of them at the most
+  // (each holds about 4 numbers per sample of the signal: 256 KB for chapter 6's
+  // one second at 8 kHz).
+  const computed = new Map(), CACHED = 32;
+  function spectrogramOf(size, hop) {
+    if (!computed.has(size)) {
+      if (computed.size >= CACHED) computed.delete(computed.keys().next().value);
+      computed.set(size, spectrogram(signal, size, hop));
+    }
+    return computed.get(size);
+  }
+
   function draw() {
     const t0 = performance.now();
     state.pending = false;
     const size = state.window, hop = Math.max(1, Math.floor(size / 8));
-    const spec = spectrogram(signal, size, hop);
+    const spec = spectrogramOf(size, hop);
     root.__liveSpectrogram = spec;
     const { frames, bins, magnitudes } = spec;
     let reference = 0;
