@@ -12,7 +12,6 @@ from __future__ import annotations
 import bookfiles
 
 MAX_FIRST_VISIT = 1_500_000  # bytes, gzip-compressed
-NEVER_LOADED = ("embed-amd.js", "require.js", "html-manager")
 
 
 def test_first_visit_of_a_chapter_page_weighs_at_most_1_5_mb(page_path, browser, book_server, built_html):
@@ -25,5 +24,3 @@ def test_first_visit_of_a_chapter_page_weighs_at_most_1_5_mb(page_path, browser,
         f"{page_path}: a first visit loads {total / 1e6:.2f} MB gzipped in {len(files)} files "
         f"(at most {MAX_FIRST_VISIT / 1e6:.1f} MB); the largest: "
         + ", ".join(f"{name} {size / 1e3:.0f} KB" for name, size in largest))
-    loaded = [name for name in files if any(part in name for part in NEVER_LOADED)]
-    assert not loaded, f"{page_path} loads the Jupyter widget manager or require.js: {loaded}"
