@@ -76,6 +76,7 @@ from .pipeline import (
     unseen_categories,
 )
 from .selection import BoostResult, boost
+from .agreement import agreement_table
 from .optimizers import (
     SCHEDULES,
     DivergenceWarning,
