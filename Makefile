@@ -114,7 +114,8 @@ test-nbval: binder-venv
 test-html: $(STAMP) chromium
 	$(BIN)/pytest tests/book -q -p no:cacheprovider -rs
 
-# Exercises render in a real JupyterLab and Notebook 7 (jupyterlab-myst), in Debian's chromium.
+# In a real JupyterLab and Notebook 7, in Debian's chromium: exercises render (jupyterlab-myst) and every
+# kind of live widget talks to a kernel both ways.
 test-jupyter: $(STAMP) chromium
 	$(BIN)/pytest tests/jupyter -q -p no:cacheprovider -rs
 
