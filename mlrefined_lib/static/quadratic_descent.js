@@ -443,7 +443,7 @@ function render({ model, el: root }) {
   }
 
   function drawHistory(costs, gmin) {
-    const W = 260, H = height, L = 48, R = 8, T = MARGIN.top, B = MARGIN.bottom;
+    const W = 260, H = height, L = 48, R = 16, T = MARGIN.top, B = MARGIN.bottom;
     const pw = W - L - R, ph = H - T - B;
     hctx.fillStyle = "#fff"; hctx.fillRect(0, 0, W, H);
     const floor = gmin === null ? 1e-12 : Math.max(Math.abs(gmin) * 1e-3, 1e-12);
