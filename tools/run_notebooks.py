@@ -30,6 +30,7 @@ def run(path: Path, write: bool = False) -> bool:
         timeout=600,
         kernel_name="python3",
         store_widget_state=True,
+        record_timing=False,  # no per-cell timestamps: a re-run changes only what it computes
         resources={"metadata": {"path": str(path.parent)}},
     )
     start = time.perf_counter()

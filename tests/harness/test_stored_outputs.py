@@ -61,6 +61,18 @@ def test_no_rounding_noise_in_stored_outputs(path):
     )
 
 
+@pytest.mark.parametrize("path", chapter_notebooks(), ids=lambda p: p.parent.name + "/" + p.name)
+def test_no_execution_timestamps(path):
+    # Per-cell timestamps change at every run, so a re-executed chapter would differ on every
+    # cell; tools/run_notebooks.py runs with record_timing=False.
+    notebook = nbformat.read(path, as_version=4)
+    stamped = [i for i, cell in enumerate(notebook.cells) if "execution" in cell.get("metadata", {})]
+    assert not stamped, (
+        f"{path.relative_to(ROOT)} stores execution timestamps in cells {stamped}: store outputs with "
+        "make execute (tools/run_notebooks.py), which records none"
+    )
+
+
 @pytest.mark.parametrize(
     "line, bad",
     [
