@@ -33,7 +33,7 @@ const LIVE_CSS = `
 .mlr-live .mlr-figure { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
 .mlr-live .mlr-figure > * { flex: var(--w) 1 0; min-width: min(100%, calc(var(--w) * 0.7px)); max-width: calc(var(--w) * 1px); }
 .mlr-live .mlr-figure canvas, .mlr-live .mlr-figure svg[role=img] { display: block; width: 100%; height: auto; }
-.mlr-live .mlr-legend { font-size: 12px; }
+.mlr-live .mlr-legend { font-size: 12px; white-space: pre-wrap; }
 .mlr-live .mlr-description { margin: 4px 0; font-variant-numeric: tabular-nums; }
 .mlr-live .mlr-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 .mlr-live button { font: inherit; margin-top: 4px; padding: 4px 14px; border-radius: 4px; cursor: pointer;
