@@ -1,11 +1,13 @@
-"""The continuous descent widget (mlrefined_lib.live) in a static page, in Chromium.
+"""Every live widget (mlrefined_lib.live) in a static page, in Chromium.
 
-The test writes a small page into tmp_path the way the book embeds widgets
+Each test writes a small page into tmp_path the way the book embeds widgets
 (the book's loader, assets/widget-loader.js, with the widget state in the page),
-serves it on a loopback port,
-and checks that the path each widget draws equals
-:func:`mlrefined_lib.gradient_descent` to 1e-9 on every step for several learning
-rates, blends and starting points, also after the reader moves the controls; that
+serves it on a loopback port, and checks that what the page computes equals the
+library to 1e-9: the path of the descent widgets equals
+:func:`mlrefined_lib.gradient_descent` on every step for several learning
+rates, blends and starting points, also after the reader moves the controls
+(and likewise the mini-batch paths, the softmax grid, the lasso and ridge
+minimizers, the polynomial fits, the weight-scale costs, the spectrogram); that
 the page runs the vendored front end, not the code stored in the widget state; and
 that the controls are named and keep their keys from the page. It needs
 `python tools/vendor_assets.py` to have filled assets/vendor (the book build does).
