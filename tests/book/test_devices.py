@@ -395,15 +395,26 @@ def check_sliders(page, device):
                                          f"{share:.0%} of the text's {slider['text']:.0f} px")
         control = page.locator(".mlr-live input[type=range]").nth(number - 1)
         control.focus()
+        first = page.evaluate(SLIDERS_JS)[number - 1]
         control.press("Home")  # away from the middle, so that the tap moves it
+        if first["value"] != first["min"]:  # the widget redraws on its next frame: wait for it
+            wait_for_redraw(page, number - 1, first["drawing"], f"{where}: Home did not redraw the widget")
         before = page.evaluate(SLIDERS_JS)[number - 1]
         control.tap(position={"x": before["track"]["width"] / 2, "y": before["track"]["height"] / 2})
-        page.wait_for_timeout(300)
+        wait_for_redraw(page, number - 1, before["drawing"], f"{where}: the tap did not redraw the widget")
         moved = page.evaluate(SLIDERS_JS)[number - 1]
         middle = (moved["min"] + moved["max"]) / 2
         assert abs(moved["value"] - middle) <= 0.1 * (moved["max"] - moved["min"]), \
             f"{where}: a tap in the middle of the track moved it to {moved['value']} of {moved['min']}..{moved['max']}"
-        assert moved["drawing"] != before["drawing"], f"{where}: the tap did not redraw the widget"
+
+
+def wait_for_redraw(page, index: int, drawing: str, message: str) -> None:
+    """Wait (up to TIMEOUT_MS) until the widget of range control ``index`` has drawn something else than ``drawing``."""
+    for _ in range(TIMEOUT_MS // 50):
+        if page.evaluate(SLIDERS_JS)[index]["drawing"] != drawing:
+            return
+        page.wait_for_timeout(50)
+    pytest.fail(message)
 
 
 def run_axe(page, device):
