@@ -8,7 +8,8 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.imputation` — filling gaps with training statistics;
 * :mod:`~mlrefined_lib.polynomials` — polynomial features;
 * :mod:`~mlrefined_lib.model_selection` — learning curves and early stopping (chapter 4);
-* :mod:`~mlrefined_lib.cross_validation` — folds, cross-validation, tuning and paired comparisons (chapter 5);
+* :mod:`~mlrefined_lib.cross_validation` — folds, cross-validation and tuning (chapter 5);
+* :mod:`~mlrefined_lib.comparison` — two models on the same folds or rows: corrected t-interval, McNemar (chapter 5);
 * :mod:`~mlrefined_lib.histograms` — one-hot, bag of words, edge histograms, spectrograms;
 * :mod:`~mlrefined_lib.selection` — feature selection by boosting;
 * :mod:`~mlrefined_lib.regularization` — ridge, lasso and elastic-net paths;
@@ -48,17 +49,26 @@ from .histograms import (
 )
 from .imputation import knn_imputer, mean_imputer, missing_mask, missingness
 from .model_selection import EarlyStoppingResult, LearningCurve, early_stopping, learning_curve
-from .model_selection import (
+from .cross_validation import (
     CrossValidationResult,
     GridSearchResult,
     NestedCrossValidationResult,
-    PairedComparison,
     cross_validate,
     grid_search,
     k_fold,
     nested_cross_validate,
-    paired_comparison,
     time_folds,
+)
+from .comparison import (
+    McNemarResult,
+    PairedComparison,
+    TestScoreCheck,
+    TestSetComparison,
+    compare_fold_scores,
+    compare_test_score,
+    mcnemar_test,
+    paired_comparison,
+    paired_test_set,
 )
 from .polynomials import num_polynomial_features, polynomial_features, polynomial_powers
 from .normalizers import explained_variance, minmax_normalizer, pca, pca_sphere, standard_normalizer
