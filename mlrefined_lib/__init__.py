@@ -15,8 +15,8 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.regularization` — ridge, lasso and elastic-net paths;
 * :mod:`~mlrefined_lib.pipeline` — splitting, resampling and a leak-free preprocessing pipeline;
 * :mod:`~mlrefined_lib.plotting` — contour plots, cost histories, histograms;
-* :mod:`~mlrefined_lib.widgets` — sliders over precomputed frames;
-* :mod:`~mlrefined_lib.live` — the continuous descent widget that computes in the page;
+* :mod:`~mlrefined_lib.widgets` — the book's sliders, the one name the chapters use for them;
+* :mod:`~mlrefined_lib.live` — how those widgets are built: each computes its picture in the page;
 * :mod:`~mlrefined_lib.datasets` — loaders for the book's ``datasets/``;
 * :mod:`~mlrefined_lib.checks` — the checks that exercise cells call.
 
