@@ -47,7 +47,7 @@ from .histograms import (
     spectrogram,
     tfidf,
 )
-from .imputation import knn_imputer, mean_imputer, missing_mask, missingness
+from .imputation import iterative_imputer, knn_imputer, make_missing, mean_imputer, missing_mask, missingness
 from .model_selection import EarlyStoppingResult, LearningCurve, early_stopping, learning_curve
 from .cross_validation import (
     CrossValidationResult,
