@@ -42,6 +42,8 @@ from .histograms import (
     character_features,
     edge_histogram,
     edge_maps,
+    hash_columns,
+    hash_features,
     local_edge_histograms,
     one_hot,
     spectrogram,
