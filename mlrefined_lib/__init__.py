@@ -74,7 +74,7 @@ from .comparison import (
 )
 from .polynomials import num_polynomial_features, polynomial_features, polynomial_powers
 from .normalizers import explained_variance, minmax_normalizer, pca, pca_sphere, standard_normalizer
-from .normalizers import box_cox, log_transform, robust_normalizer
+from .normalizers import box_cox, log_transform, quantile_transform, robust_normalizer, yeo_johnson
 from .regularization import elastic_net_path, l1_path, ridge
 from .pipeline import (
     Pipeline,
