@@ -6,7 +6,8 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.optimizers` — gradient descent (full and mini-batch) and Newton's method;
 * :mod:`~mlrefined_lib.normalizers` — standard, min-max and PCA-sphering;
 * :mod:`~mlrefined_lib.imputation` — filling gaps with training statistics;
-* :mod:`~mlrefined_lib.polynomials` — polynomial features;
+* :mod:`~mlrefined_lib.polynomials` — polynomial features and interactions;
+* :mod:`~mlrefined_lib.splines` — bins and splines;
 * :mod:`~mlrefined_lib.model_selection` — learning curves and early stopping (chapter 4);
 * :mod:`~mlrefined_lib.cross_validation` — folds, cross-validation and tuning (chapter 5);
 * :mod:`~mlrefined_lib.comparison` — two models on the same folds or rows: corrected t-interval, McNemar (chapter 5);
@@ -72,7 +73,14 @@ from .comparison import (
     paired_comparison,
     paired_test_set,
 )
-from .polynomials import num_polynomial_features, polynomial_features, polynomial_powers
+from .polynomials import (
+    interaction_features,
+    num_interactions,
+    num_polynomial_features,
+    polynomial_features,
+    polynomial_powers,
+)
+from .splines import bin_features, spline_features
 from .normalizers import explained_variance, minmax_normalizer, pca, pca_sphere, standard_normalizer
 from .normalizers import box_cox, log_transform, quantile_transform, robust_normalizer, yeo_johnson
 from .regularization import elastic_net_path, l1_path, ridge
