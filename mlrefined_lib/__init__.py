@@ -14,6 +14,8 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.histograms` — one-hot, bag of words, edge histograms, spectrograms;
 * :mod:`~mlrefined_lib.selection` — feature selection by boosting;
 * :mod:`~mlrefined_lib.regularization` — ridge, lasso and elastic-net paths;
+* :mod:`~mlrefined_lib.importance` — permutation importance;
+* :mod:`~mlrefined_lib.calibration` — reliability tables and the prior-shift correction;
 * :mod:`~mlrefined_lib.pipeline` — splitting, resampling and a leak-free preprocessing pipeline;
 * :mod:`~mlrefined_lib.plotting` — contour plots, cost histories, histograms;
 * :mod:`~mlrefined_lib.widgets` — the book's sliders, the one name the chapters use for them;
@@ -96,6 +98,8 @@ from .pipeline import (
     unseen_categories,
 )
 from .selection import BoostResult, boost
+from .importance import PermutationImportance, permutation_importance
+from .calibration import ReliabilityTable, prior_shift, reliability_table
 from .agreement import agreement_table
 from .optimizers import (
     SCHEDULES,
