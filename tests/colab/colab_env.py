@@ -60,11 +60,8 @@ RUN = OUT / "run"
 KERNEL_NAME = "colab-emulated"
 PRELOADED = ("numpy", "pandas")  # what Colab's runtime has imported before the first cell
 # Colab's packages that the first cell may move: none of them is imported before the
-# first cell. The widget packages (the library requires ipywidgets 8; Colab ships 7),
-# and autograd: with numpy 2.1.3, autograd 1.8.0 and 1.9.0 fail on
-# np.sum of autograd's ArrayBox (numpy passes out=None; chapter 3's penalized
-# multiclass cost), fixed in autograd 1.9.1.
-MAY_MOVE = {"ipywidgets", "widgetsnbextension", "jupyterlab-widgets", "comm", "autograd"}
+# first cell: the widget packages (the library requires ipywidgets 8; Colab ships 7).
+MAY_MOVE = {"ipywidgets", "widgetsnbextension", "jupyterlab-widgets", "comm"}
 KNOWN = REPO / "tests" / "colab" / "known_differences.txt"
 QUIET = ["--quiet", "--disable-pip-version-check"]
 
