@@ -136,50 +136,6 @@ def degree_slider_frames(grid_x, true_y, train, validation, fits,
     return frame
 
 
-def degree_choice(degrees, means, standard_errors, split_errors, noise_level,
-                  choice, holdout_counts, cv_counts):
-    """Draw the cross-validated degree curve and the choices (chapter 4).
-
-    Left: the k-fold means with one standard error each way, the one split's
-    validation errors and the one-standard-error choice ``choice`` (a
-    degree); right: how often each degree was chosen by the hold-out recipe
-    (``holdout_counts``) and by k-fold with the one-SE rule (``cv_counts``),
-    one count per degree.
-
-    Returns
-    -------
-    matplotlib Figure
-    """
-    degrees = np.asarray(degrees)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.8, 3.4))
-    left.errorbar(degrees, means, yerr=standard_errors, fmt="o-",
-                  color=TRAIN_COLOR, capsize=3, label="10-fold mean ± 1 SE")
-    left.plot(degrees, split_errors, "^--", color=VAL_COLOR, mec="k",
-              mew=0.4, label="the one 30-point split")
-    left.axhline(noise_level, color=TRUE_COLOR, ls=":", lw=1.2,
-                 label="noise level")
-    at = int(np.flatnonzero(degrees == choice)[0])
-    left.plot([choice], [means[at]], "*", color="k", ms=15, zorder=4,
-              label=f"one-SE choice (degree {choice})")
-    left.set_ylim(0.5, 4.0)
-    left.set_xticks(degrees)
-    left.set_xlabel("degree")
-    left.set_ylabel("mean squared error")
-    left.set_title("10-fold cross-validation on 60 points", fontsize=10)
-    left.legend(loc="upper right", fontsize=9)
-    right.bar(degrees - 0.2, holdout_counts, 0.4, color=VAL_COLOR,
-              edgecolor="k", lw=0.4, label="hold-out, 30/30")
-    right.bar(degrees + 0.2, cv_counts, 0.4, color=TRAIN_COLOR, hatch="//",
-              edgecolor="k", lw=0.4, label="10-fold, one-SE rule")
-    right.set_xticks(degrees)
-    right.set_xlabel("chosen degree")
-    right.set_ylabel("times chosen (of 100)")
-    right.set_title("the choice over 100 repetitions", fontsize=10)
-    right.legend(loc="upper right", fontsize=9)
-    fig.tight_layout()
-    return fig
-
-
 def learning_curves(curves, titles, noise_level, ylim=(0.2, 1e4)):
     """Draw learning curves side by side, log scale (chapter 4).
 
@@ -201,7 +157,7 @@ def learning_curves(curves, titles, noise_level, ylim=(0.2, 1e4)):
         ax.axhline(noise_level, color=TRUE_COLOR, ls=":", lw=1.2,
                    label=r"noise level $\sigma^2$")
         ax.set_ylim(*ylim)
-        ax.set_xlabel("training points $m$")
+        ax.set_xlabel("training points $P$")
         ax.set_title(title)
         ax.legend(loc="upper right", fontsize=9)
     axes[0, 0].set_ylabel("mean squared error (log scale)")

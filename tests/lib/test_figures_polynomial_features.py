@@ -57,26 +57,6 @@ def test_degree_slider_frames_move_the_fit_and_markers():
     assert right.get_xlabel() == "degree"
 
 
-def test_degree_choice_draws_means_and_counts():
-    degrees = [1, 2, 3]
-    fig = figures.degree_choice(degrees, [3.0, 1.0, 1.1], [0.5, 0.2, 0.2],
-                                [2.8, 0.7, 0.9], 1.0, 2, [1, 60, 39],
-                                [0, 100, 0])
-    left, right = fig.axes
-    assert left.get_title() == "10-fold cross-validation on 60 points"
-    assert left.get_ylim() == (0.5, 4.0)
-    means_line = left.containers[0].lines[0]
-    np.testing.assert_array_equal(means_line.get_ydata(), [3.0, 1.0, 1.1])
-    (split,) = [line for line in left.lines
-                if line.get_label() == "the one 30-point split"]
-    np.testing.assert_array_equal(split.get_ydata(), [2.8, 0.7, 0.9])
-    assert list(left.lines[-1].get_data()[0]) == [2]
-    heights = [p.get_height() for p in right.patches]
-    assert heights == [1, 60, 39, 0, 100, 0]
-    assert right.get_xlabel() == "chosen degree"
-    assert right.get_ylabel() == "times chosen (of 100)"
-
-
 def test_learning_curves_one_panel_per_curve():
     curve = SimpleNamespace(sizes=np.array([10, 20]),
                             train_errors=np.array([0.5, 0.8]),
@@ -89,7 +69,7 @@ def test_learning_curves_one_panel_per_curve():
     np.testing.assert_array_equal(ax.lines[1].get_ydata(), [30.0, 1.2])
     assert ax.get_ylim() == pytest.approx((0.2, 1e4))
     assert ax.get_ylabel() == "mean squared error (log scale)"
-    assert ax.get_xlabel() == "training points $m$"
+    assert ax.get_xlabel() == "training points $P$"
 
 
 def test_bias_variance_draws_fits_and_parts():
