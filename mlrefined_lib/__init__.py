@@ -6,16 +6,18 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.optimizers` — gradient descent (full and mini-batch) and Newton's method;
 * :mod:`~mlrefined_lib.normalizers` — standard, min-max and PCA-sphering;
 * :mod:`~mlrefined_lib.imputation` — filling gaps with training statistics;
-* :mod:`~mlrefined_lib.polynomials` — polynomial features;
+* :mod:`~mlrefined_lib.polynomials` — polynomial features and interactions;
+* :mod:`~mlrefined_lib.splines` — bins and splines;
 * :mod:`~mlrefined_lib.model_selection` — learning curves and early stopping (chapter 4);
-* :mod:`~mlrefined_lib.cross_validation` — folds, cross-validation, tuning and paired comparisons (chapter 5);
+* :mod:`~mlrefined_lib.cross_validation` — folds, cross-validation and tuning (chapter 5);
+* :mod:`~mlrefined_lib.comparison` — two models on the same folds or rows: corrected t-interval, McNemar (chapter 5);
 * :mod:`~mlrefined_lib.histograms` — one-hot, bag of words, edge histograms, spectrograms;
 * :mod:`~mlrefined_lib.selection` — feature selection by boosting;
 * :mod:`~mlrefined_lib.regularization` — ridge, lasso and elastic-net paths;
 * :mod:`~mlrefined_lib.pipeline` — splitting, resampling and a leak-free preprocessing pipeline;
 * :mod:`~mlrefined_lib.plotting` — contour plots, cost histories, histograms;
-* :mod:`~mlrefined_lib.widgets` — sliders over precomputed frames;
-* :mod:`~mlrefined_lib.live` — the continuous descent widget that computes in the page;
+* :mod:`~mlrefined_lib.widgets` — the book's sliders, the one name the chapters use for them;
+* :mod:`~mlrefined_lib.live` — how those widgets are built: each computes its picture in the page;
 * :mod:`~mlrefined_lib.datasets` — loaders for the book's ``datasets/``;
 * :mod:`~mlrefined_lib.checks` — the checks that exercise cells call.
 
@@ -41,28 +43,46 @@ from .histograms import (
     character_features,
     edge_histogram,
     edge_maps,
+    hash_columns,
+    hash_features,
     local_edge_histograms,
     one_hot,
     spectrogram,
     tfidf,
 )
-from .imputation import knn_imputer, mean_imputer, missing_mask, missingness
+from .imputation import iterative_imputer, knn_imputer, make_missing, mean_imputer, missing_mask, missingness
 from .model_selection import EarlyStoppingResult, LearningCurve, early_stopping, learning_curve
-from .model_selection import (
+from .cross_validation import (
     CrossValidationResult,
     GridSearchResult,
     NestedCrossValidationResult,
-    PairedComparison,
     cross_validate,
     grid_search,
     k_fold,
     nested_cross_validate,
-    paired_comparison,
     time_folds,
 )
-from .polynomials import num_polynomial_features, polynomial_features, polynomial_powers
+from .comparison import (
+    McNemarResult,
+    PairedComparison,
+    TestScoreCheck,
+    TestSetComparison,
+    compare_fold_scores,
+    compare_test_score,
+    mcnemar_test,
+    paired_comparison,
+    paired_test_set,
+)
+from .polynomials import (
+    interaction_features,
+    num_interactions,
+    num_polynomial_features,
+    polynomial_features,
+    polynomial_powers,
+)
+from .splines import bin_features, spline_features
 from .normalizers import explained_variance, minmax_normalizer, pca, pca_sphere, standard_normalizer
-from .normalizers import box_cox, log_transform, robust_normalizer
+from .normalizers import box_cox, log_transform, quantile_transform, robust_normalizer, yeo_johnson
 from .regularization import elastic_net_path, l1_path, ridge
 from .pipeline import (
     Pipeline,

@@ -1,4 +1,4 @@
-"""Cross-validation (chapter 5): folds, scores per fold, tuning and paired comparisons.
+"""Cross-validation (chapter 5): folds, scores per fold and tuning.
 
 Every function keeps the book's convention ``fit(x, y) -> model`` and
 ``error(model, x, y) -> float``:
@@ -9,11 +9,11 @@ Every function keeps the book's convention ``fit(x, y) -> model`` and
 * :func:`grid_search` cross-validates one fit per parameter and picks the best
   and the one-standard-error choice → :class:`GridSearchResult`;
 * :func:`nested_cross_validate` tunes inside each outer training part and
-  scores the tuned model on the outer validation part → :class:`NestedCrossValidationResult`;
-* :func:`paired_comparison` compares two fits fold by fold on the same folds → :class:`PairedComparison`.
+  scores the tuned model on the outer validation part → :class:`NestedCrossValidationResult`.
 
-Everything here is also importable from :mod:`mlrefined_lib.model_selection`
-(``mlrefined_lib.model_selection.k_fold``) and from the package (``ml.k_fold``).
+Comparing two models on the same folds or rows is in :mod:`mlrefined_lib.comparison`.
+
+Everything here is also importable from the package (``ml.k_fold``).
 """
 
 from __future__ import annotations
@@ -36,8 +36,6 @@ __all__ = [
     "grid_search",
     "NestedCrossValidationResult",
     "nested_cross_validate",
-    "PairedComparison",
-    "paired_comparison",
 ]
 
 
@@ -666,104 +664,3 @@ def nested_cross_validate(
         outer_scores.append(score)
         searches.append(search)
     return NestedCrossValidationResult(chosen, np.array(inner_scores), np.array(outer_scores), searches)
-
-
-@dataclass
-class PairedComparison(_PerFoldSummary):
-    """Two models cross-validated on the same folds, compared fold by fold (chapter 5).
-
-    Attributes
-    ----------
-    a, b : CrossValidationResult
-        The scores of ``fit_a`` and of ``fit_b``.
-    differences : array of shape (k,)
-        ``a.scores − b.scores``: negative where model a has the lower error.
-    interval : tuple of two floats
-        Percentile bootstrap 95% interval of the mean difference.
-    n_bootstrap : int
-        Number of bootstrap resamples behind the interval.
-
-    The properties ``mean_difference`` and ``standard_error`` (sample standard
-    deviation of the differences, ddof = 1, over √k) are computed from
-    ``differences``.
-    """
-
-    a: CrossValidationResult
-    b: CrossValidationResult
-    differences: np.ndarray
-    interval: tuple
-    n_bootstrap: int
-    _per_fold: ClassVar[str] = "differences"
-
-    @property
-    def mean_difference(self) -> float:
-        """Mean of the per-fold differences (a − b)."""
-        return self._fold_mean()
-
-    def __repr__(self) -> str:
-        return (
-            f"PairedComparison({self._summary('mean difference (a - b)')}, 95% bootstrap interval "
-            f"[{self.interval[0]:.4f}, {self.interval[1]:.4f}])"
-        )
-
-
-def paired_comparison(
-    fit_a: Callable,
-    fit_b: Callable,
-    error: Callable,
-    x,
-    y,
-    folds,
-    *,
-    n_bootstrap: int = 10000,
-    seed: int | None = 0,
-) -> PairedComparison:
-    """Compare two fits on the same folds by their per-fold differences (chapter 5).
-
-    Both fits are cross-validated on the same folds (:func:`cross_validate`),
-    so fold-to-fold variation that affects both models alike cancels in the
-    differences ``d_i = score_a_i − score_b_i``. Reported: the mean
-    difference, its standard error ``sd(d, ddof=1) / √k``, and a percentile
-    bootstrap 95% interval: with ``rng = numpy.random.default_rng(seed)``,
-    ``rng.integers(0, k, size=(n_bootstrap, k))`` picks the resampled folds,
-    and the interval is the 2.5th and 97.5th percentiles of the resampled
-    means. With few folds (k = 5 or 10) the interval is rough: read it as a
-    guide, not a test.
-
-    Parameters
-    ----------
-    fit_a, fit_b : callable
-        ``fit(x, y) -> model``.
-    error : callable
-        ``error(model, x, y) -> float``; lower is better.
-    x : array of shape (P, N)
-    y : array of shape (P,)
-    folds : list of (train_indices, validation_indices)
-        As for :func:`cross_validate`.
-    n_bootstrap : int >= 1
-        Number of bootstrap resamples.
-    seed : int or None
-        Seed of the bootstrap.
-
-    Returns
-    -------
-    PairedComparison
-
-    Raises
-    ------
-    ValueError
-        As :func:`cross_validate`, or n_bootstrap not a positive integer.
-    """
-    _check_callables(fit_a=fit_a, fit_b=fit_b, error=error)
-    x = as_inputs(x, "x")
-    y = as_outputs(y, x.shape[0], x.shape, "y")
-    folds = _check_folds(folds, x.shape[0])
-    n_bootstrap = check_scalar(n_bootstrap, "n_bootstrap", numbers.Integral, min_val=1)
-    check_scalar(seed, "seed", numbers.Integral, allow_none=True)
-    a = CrossValidationResult(_scores(fit_a, error, x, y, folds, " (fit_a)"))
-    b = CrossValidationResult(_scores(fit_b, error, x, y, folds, " (fit_b)"))
-    differences = a.scores - b.scores
-    rng = np.random.default_rng(seed)
-    resampled = differences[rng.integers(0, len(differences), size=(n_bootstrap, len(differences)))].mean(axis=1)
-    low, high = np.percentile(resampled, [2.5, 97.5])
-    return PairedComparison(a, b, differences, (float(low), float(high)), n_bootstrap)

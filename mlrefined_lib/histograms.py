@@ -28,6 +28,8 @@ __all__ = [
     "bag_of_words",
     "tfidf",
     "character_features",
+    "hash_columns",
+    "hash_features",
     "edge_histogram",
     "local_edge_histograms",
     "edge_maps",
@@ -799,3 +801,107 @@ def spectrogram(signal, rate: float, window: int = 256, hop: int = 128) -> tuple
     frequencies = np.fft.rfftfreq(window, d=1.0 / rate)
     times = (starts + window / 2) / rate
     return frequencies, times, magnitudes
+
+
+# ---------------------------------------------------------------- feature hashing
+
+_MASK32 = 0xFFFFFFFF
+
+
+def _rotate_left(value: int, bits: int) -> int:
+    return ((value << bits) | (value >> (32 - bits))) & _MASK32
+
+
+def _murmur3_32(data: bytes, seed: int = 0) -> int:
+    """MurmurHash3 (x86, 32-bit) of ``data`` as a signed 32-bit integer, the hash scikit-learn's hashers use."""
+    c1, c2 = 0xCC9E2D51, 0x1B873593
+    h = seed & _MASK32
+    whole = len(data) - len(data) % 4
+    for start in range(0, whole, 4):
+        k = int.from_bytes(data[start:start + 4], "little")
+        k = (_rotate_left((k * c1) & _MASK32, 15) * c2) & _MASK32
+        h = (_rotate_left(h ^ k, 13) * 5 + 0xE6546B64) & _MASK32
+    tail = data[whole:]
+    if tail:
+        k = int.from_bytes(tail, "little")
+        h ^= (_rotate_left((k * c1) & _MASK32, 15) * c2) & _MASK32
+    h ^= len(data)
+    h = ((h ^ (h >> 16)) * 0x85EBCA6B) & _MASK32
+    h = ((h ^ (h >> 13)) * 0xC2B2AE35) & _MASK32
+    h ^= h >> 16
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def hash_columns(strings: Sequence[str], columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """The column and the sign that feature hashing gives each string (chapter 6).
+
+    The string's UTF-8 bytes are hashed with MurmurHash3 (32 bits, seed 0) to a
+    signed integer h; its column is ``|h| mod columns`` and its sign is −1 when
+    h < 0, +1 otherwise: scikit-learn's ``FeatureHasher`` rule.
+
+    Parameters
+    ----------
+    strings : sequence of str
+    columns : int >= 1
+
+    Returns
+    -------
+    column : int array of shape (len(strings),)
+    sign : array of ±1.0, same shape
+
+    Raises
+    ------
+    ValueError
+        If columns is not a positive integer or an entry is not a string.
+    """
+    columns = check_scalar(columns, "columns", numbers.Integral, min_val=1)
+    if isinstance(strings, str):
+        raise ValueError("strings must be a sequence of strings, not one string; wrap it in a list.")
+    index, sign = np.zeros(len(strings), dtype=np.intp), np.ones(len(strings))
+    for position, string in enumerate(strings):
+        if not isinstance(string, str):
+            raise ValueError(f"strings[{position}] must be a string; found {type(string).__name__} {string!r}.")
+        h = _murmur3_32(string.encode("utf-8"))
+        # |−2³¹| does not fit in 32 bits; scikit-learn maps it as below, and so do we.
+        index[position] = (2147483647 - (columns - 1)) % columns if h == -2147483648 else abs(h) % columns
+        sign[position] = -1.0 if h < 0 else 1.0
+    return index, sign
+
+
+def hash_features(rows: Sequence[Sequence[str]], columns: int, *, signed: bool = True) -> np.ndarray:
+    """Count strings into a fixed number of columns by hashing, with no vocabulary (chapter 6).
+
+    Row p of the result adds, for every string of ``rows[p]`` (a document's
+    tokens, or "feature=value" strings of a high-cardinality category), its
+    sign (or 1 when ``signed`` is false) in the column that
+    :func:`hash_columns` gives it. Two strings that land in one column
+    *collide* and are counted together; with signs, collisions cancel on
+    average instead of always adding. The same as scikit-learn's
+    ``FeatureHasher(n_features=columns, input_type="string", alternate_sign=signed)``.
+
+    Parameters
+    ----------
+    rows : sequence of P sequences of str
+    columns : int >= 1
+    signed : bool
+
+    Returns
+    -------
+    array of shape (P, columns)
+
+    Raises
+    ------
+    ValueError
+        If a row is a single string (pass its tokens), an entry is not a
+        string, or columns is not a positive integer.
+    """
+    columns = check_scalar(columns, "columns", numbers.Integral, min_val=1)
+    if isinstance(rows, str):
+        raise ValueError("rows must be a sequence of rows (each a list of strings), not one string.")
+    features = np.zeros((len(rows), columns))
+    for p, row in enumerate(rows):
+        if isinstance(row, str):
+            raise ValueError(f"rows[{p}] is one string; give its tokens as a list, e.g. tokenize(text).")
+        index, sign = hash_columns(list(row), columns)
+        np.add.at(features[p], index, sign if signed else 1.0)
+    return features

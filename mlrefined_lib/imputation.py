@@ -10,7 +10,12 @@ Two ideas live here:
   (the column mean, median or most frequent value);
 * :func:`knn_imputer` fills each gap with the average of that column over the
   k nearest *training* rows, distances taken over the coordinates observed in
-  both rows.
+  both rows;
+* :func:`iterative_imputer` predicts each column from the others, round after
+  round (chained equations);
+* :func:`make_missing` hides values of a complete table completely at random
+  (MCAR), depending on another column (MAR) or on the hidden value itself
+  (MNAR), so that what an imputer does can be checked against the truth.
 
 What counts as missing
 ----------------------
@@ -33,7 +38,8 @@ import numpy as np
 
 from ._validation import check_choice, check_scalar
 
-__all__ = ["missing_mask", "missingness", "mean_imputer", "knn_imputer", "STRATEGIES"]
+__all__ = ["missing_mask", "missingness", "mean_imputer", "knn_imputer", "STRATEGIES", "MECHANISMS", "make_missing",
+           "iterative_imputer"]
 
 STRATEGIES = ("mean", "median", "most_frequent")
 
@@ -366,4 +372,183 @@ def knn_imputer(x_train, k: int = 5, *, scale: bool = True) -> Callable[[np.ndar
 
     impute.k = k
     impute.scales = scales.copy()
+    return impute
+
+
+# ---------------------------------------------------------------- why values are missing, and chained equations
+
+MECHANISMS = ("MCAR", "MAR", "MNAR")
+
+
+def make_missing(x, column: int, share: float, mechanism: str = "MCAR", *, driver: int | None = None,
+                 strength: float = 2.0, seed: int | None = 0) -> np.ndarray:
+    """Hide a share of one column's values, by one of the three mechanisms (chapter 8).
+
+    Exactly ``round(share · P)`` rows of ``column`` become NaN in a copy of ``x``:
+
+    * ``"MCAR"`` (missing completely at random): every row is equally likely;
+    * ``"MAR"`` (missing at random): a row is more likely to lose its value the
+      larger its value of another, observed column ``driver``;
+    * ``"MNAR"`` (missing not at random): the larger the hidden value itself,
+      the more likely it is hidden.
+
+    For MAR and MNAR, row p is drawn (without replacement) with probability
+    proportional to ``1 / (1 + exp(−strength · z_p))``, ``z`` the standardized
+    driving column; ``strength = 0`` gives MCAR.
+
+    Parameters
+    ----------
+    x : array of shape (P, N), numeric
+        The table; ``column`` (and ``driver``) must have no NaN.
+    column : int
+        The column to make gappy.
+    share : float in (0, 1)
+        The share of rows to hide.
+    mechanism : {"MCAR", "MAR", "MNAR"}
+    driver : int, optional
+        The column that drives MAR (required for MAR, not allowed otherwise,
+        and not ``column`` itself).
+    strength : float >= 0
+        How strongly the driving value decides.
+    seed : int or None
+
+    Returns
+    -------
+    array of shape (P, N)
+        A copy of ``x`` with NaN in the hidden entries.
+
+    Raises
+    ------
+    ValueError
+        For a table that is not numeric, a column that already holds NaN, a column out of
+        range, a share outside (0, 1), an unknown mechanism, or a driver that
+        does not fit the mechanism.
+    """
+    table = _as_table(x, "x")
+    if table.dtype == object:
+        raise ValueError("make_missing needs a numeric table; x holds non-numeric values.")
+    num_points, num_columns = table.shape
+    column = check_scalar(column, "column", numbers.Integral, min_val=0, max_val=num_columns - 1)
+    if np.isnan(table[:, column]).any():
+        raise ValueError(f"make_missing hides values of a complete column; column {column} of x already holds "
+                         f"{int(np.isnan(table[:, column]).sum())} NaN, so the truth is not known there.")
+    share = check_scalar(share, "share", numbers.Real, min_val=0, max_val=1, include_boundaries="neither")
+    check_choice(mechanism, MECHANISMS, "mechanism")
+    strength = check_scalar(strength, "strength", numbers.Real, min_val=0)
+    check_scalar(seed, "seed", numbers.Integral, allow_none=True)
+    if mechanism == "MAR":
+        if driver is None:
+            raise ValueError("MAR hides values depending on another observed column: give driver=<column>.")
+        driver = check_scalar(driver, "driver", numbers.Integral, min_val=0, max_val=num_columns - 1)
+        if driver == column:
+            raise ValueError(f"driver must be another column than column = {column}: a value hidden because "
+                             "of itself is MNAR, not MAR.")
+        if np.isnan(table[:, driver]).any():
+            raise ValueError(f"the driver column {driver} must be observed in every row (MAR depends on observed "
+                             "values); it holds NaN.")
+    elif driver is not None:
+        raise ValueError(f"driver is only used by MAR; found driver = {driver!r} with mechanism {mechanism!r}.")
+    count = int(round(share * num_points))
+    if not 1 <= count < num_points:
+        raise ValueError(f"share = {share} of {num_points} rows hides {count} values; hide at least one and "
+                         "keep at least one.")
+    rng = np.random.default_rng(seed)
+    if mechanism == "MCAR":
+        weights = np.ones(num_points)
+    else:
+        values = table[:, driver if mechanism == "MAR" else column]
+        spread = values.std()
+        z = (values - values.mean()) / spread if spread > 0 else np.zeros(num_points)
+        weights = 1 / (1 + np.exp(-strength * z))
+    hidden = rng.choice(num_points, size=count, replace=False, p=weights / weights.sum())
+    gappy = table.copy()
+    gappy[hidden, column] = np.nan
+    return gappy
+
+
+def iterative_imputer(x_train, rounds: int = 10) -> Callable[[np.ndarray], np.ndarray]:
+    """Fit imputation by chained equations on the training rows (chapter 8).
+
+    Start from the training column means; then, round after round, visit the
+    columns from the fewest gaps to the most (ties in column order) and fit a
+    least-squares line (with a bias) that predicts the column from all the
+    others, on the training rows where it is observed, using the current
+    filled values of the others; replace that column's gaps with the line's
+    predictions. The fitted lines of every round are kept, and any later table
+    is filled by replaying them in the same order (after filling its gaps with
+    the training means). This is scikit-learn's ``IterativeImputer`` with
+    ``estimator=LinearRegression()``, ``initial_strategy="mean"``,
+    ``imputation_order="ascending"`` and ``tol=0`` (no early stop), with
+    ``max_iter=rounds``.
+
+    Parameters
+    ----------
+    x_train : array of shape (P, N), numeric, NaN marking the gaps
+    rounds : int >= 1
+
+    Returns
+    -------
+    impute : callable
+        ``impute(x)`` returns a filled copy of any ``(Q, N)`` array.
+        ``impute.rounds``, ``impute.order`` (the visiting order) and
+        ``impute.weights`` (shape ``(rounds, N, N)``: row n of round r holds
+        the bias and the weights of the other columns that predict column n)
+        record the fit.
+
+    Raises
+    ------
+    ValueError
+        If ``x_train`` is not numeric, holds infinite values or a column with
+        no observed value (named), if rounds is not a positive integer, and,
+        at transform time, for a different number of columns.
+    """
+    rounds = check_scalar(rounds, "rounds", numbers.Integral, min_val=1)
+    train = _as_table(x_train, "x_train")
+    if train.dtype == object:
+        raise ValueError("iterative_imputer needs numeric columns (it fits lines between them); x_train holds "
+                         "non-numeric values. Encode categories first (chapter 6).")
+    mask = np.isnan(train)
+    empty = np.flatnonzero(mask.all(axis=0))
+    if empty.size:
+        raise ValueError(f"iterative_imputer: column(s) {empty.tolist()} of x_train have no observed value, so "
+                         "nothing can be learned about them. Drop the column(s) first.")
+    means = np.nanmean(train, axis=0)
+    num_columns = train.shape[1]
+    order = np.argsort(mask.sum(axis=0), kind="stable")
+    weights = np.zeros((rounds, num_columns, num_columns))
+
+    def others(n: int) -> np.ndarray:
+        return np.delete(np.arange(num_columns), n)
+
+    def design(filled: np.ndarray, rows: np.ndarray, n: int) -> np.ndarray:
+        return np.column_stack([np.ones(rows.size), filled[np.ix_(rows, others(n))]])
+
+    filled = np.where(mask, means, train)
+    for round_ in range(rounds):
+        for n in order:
+            observed, gaps = np.flatnonzero(~mask[:, n]), np.flatnonzero(mask[:, n])
+            w = np.linalg.lstsq(design(filled, observed, n), train[observed, n], rcond=None)[0]
+            weights[round_, n] = w
+            if gaps.size:
+                filled[gaps, n] = design(filled, gaps, n) @ w
+
+    def impute(x):
+        arr = _as_table(x, "x")
+        if arr.dtype == object:
+            raise ValueError("this imputer was fitted on numeric data but x holds non-numeric values.")
+        if arr.shape[1] != num_columns:
+            raise ValueError(f"iterative_imputer was fitted on {num_columns} feature(s) but got x of shape "
+                             f"{arr.shape}.")
+        gaps_of = np.isnan(arr)
+        out = np.where(gaps_of, means, arr)
+        for round_ in range(rounds):
+            for n in order:
+                gaps = np.flatnonzero(gaps_of[:, n])
+                if gaps.size:
+                    out[gaps, n] = design(out, gaps, n) @ weights[round_, n]
+        return out
+
+    impute.rounds = rounds
+    impute.order = order.copy()
+    impute.weights = weights.copy()
     return impute

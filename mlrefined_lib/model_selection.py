@@ -8,11 +8,9 @@ Chapter 4, learning curves and early stopping:
   validation cost after every epoch and returns the weights of the best
   epoch, not the last.
 
-Chapter 5, validation, lives in :mod:`mlrefined_lib.cross_validation`
-(:func:`~mlrefined_lib.cross_validation.k_fold`,
-:func:`~mlrefined_lib.cross_validation.cross_validate`,
-:func:`~mlrefined_lib.cross_validation.grid_search`, ...); its names are
-re-exported here, so ``mlrefined_lib.model_selection.k_fold`` keeps working.
+Chapter 5 lives in :mod:`mlrefined_lib.cross_validation` (folds, scores,
+tuning) and :mod:`mlrefined_lib.comparison` (tests of one model against
+another).
 """
 
 from __future__ import annotations
@@ -25,8 +23,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import as_inputs, as_outputs, check_scalar
-from . import cross_validation as _cross_validation
-from .cross_validation import *  # noqa: F403  (chapter 5, re-exported here)
 from .optimizers import DivergenceWarning
 
 __all__ = [
@@ -34,7 +30,6 @@ __all__ = [
     "learning_curve",
     "EarlyStoppingResult",
     "early_stopping",
-    *_cross_validation.__all__,
 ]
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._validation import as_inputs, check_scalar
+from ._validation import as_inputs, check_choice, check_scalar
 
 __all__ = ["standard_normalizer", "minmax_normalizer", "pca_sphere"]
 
@@ -554,4 +554,199 @@ def pca(x, k: int) -> tuple[Transform, Transform]:
     transform.mean, transform.components = mean.copy(), components.copy()
     transform.eigenvalues = eigenvalues[:k].copy()
     transform.explained_variance_ratio = eigenvalues[:k] / total if total > 0 else np.zeros(k)
+    return transform, inverse
+
+
+# ---------------------------------------------------------------- Yeo-Johnson and the quantile transform
+
+__all__ += ["yeo_johnson", "quantile_transform"]
+
+
+def _yeo_johnson(values: np.ndarray, power: float) -> np.ndarray:
+    """Yeo-Johnson of one column: Box-Cox of x + 1 for x >= 0, mirrored with power 2 − β for x < 0."""
+    out = np.empty_like(values)
+    positive = values >= 0
+    logs = np.log1p(values[positive])
+    out[positive] = logs if power == 0 else np.expm1(power * logs) / power
+    mirrored = np.log1p(-values[~positive])
+    out[~positive] = -mirrored if power == 2 else -np.expm1((2 - power) * mirrored) / (2 - power)
+    return out
+
+
+def _yeo_johnson_inverse(z: np.ndarray, power: float) -> np.ndarray:
+    out = np.empty_like(z)
+    positive = z >= 0
+    if power == 0:
+        out[positive] = np.expm1(z[positive])
+    else:
+        out[positive] = np.expm1(np.log1p(power * z[positive]) / power)
+    if power == 2:
+        out[~positive] = -np.expm1(-z[~positive])
+    else:
+        out[~positive] = -np.expm1(np.log1p(-(2 - power) * z[~positive]) / (2 - power))
+    return out
+
+
+def _fit_yeo_johnson_power(column: np.ndarray) -> float:
+    from scipy.optimize import minimize_scalar
+
+    signed_logs = np.sign(column) * np.log1p(np.abs(column))
+
+    def negative_log_likelihood(power: float) -> float:
+        transformed = _yeo_johnson(column, power)
+        variance = transformed.var()
+        if not np.isfinite(variance) or variance <= 0:
+            return np.inf
+        return column.size / 2 * np.log(variance) - (power - 1) * signed_logs.sum()
+
+    return float(minimize_scalar(negative_log_likelihood, bracket=(-2.0, 2.0), method="brent").x)
+
+
+def yeo_johnson(x, power=None) -> tuple[Transform, Transform]:
+    """Fit the Yeo-Johnson power transform of each feature, zero and negative values allowed (chapter 7).
+
+    For x >= 0 it is Box-Cox of x + 1 with power β: ``((x + 1)^β − 1)/β``
+    (``log(x + 1)`` for β = 0); for x < 0 it is the mirror image with power
+    2 − β: ``−((1 − x)^(2−β) − 1)/(2 − β)`` (``−log(1 − x)`` for β = 2). It is
+    continuous and increasing for every β, so it keeps the order of the values
+    while pulling in a long tail (β < 1 for a right tail). With ``power=None``
+    each column's β is fitted by maximum likelihood, as
+    ``scipy.stats.yeojohnson`` and scikit-learn's
+    ``PowerTransformer(method="yeo-johnson", standardize=False)`` do.
+
+    Parameters
+    ----------
+    x : array of shape (P, N)
+        The data to fit β on (the training split).
+    power : None, float or array of shape (N,)
+        Fixed β (one for all columns or one per column); None fits them.
+
+    Returns
+    -------
+    transform : callable
+        ``transform(x_new)`` for any ``(Q, N)`` array; ``transform.powers`` holds β.
+    inverse : callable
+        ``inverse(z)`` maps back to the original units.
+
+    Raises
+    ------
+    ValueError
+        For NaN or inf, a constant column when fitting β, or ``power`` of the
+        wrong shape; the inverse, for a value no x maps to.
+    """
+    x = as_inputs(x)
+    if power is None:
+        spread = x.std(axis=0)
+        constant = _constant_columns(spread, np.abs(x.mean(axis=0)))
+        if constant.size:
+            _raise_constant(constant, x.mean(axis=0), "yeo_johnson")
+        powers = np.array([_fit_yeo_johnson_power(x[:, n]) for n in range(x.shape[1])])
+    else:
+        powers = np.asarray(power, dtype=float)
+        if powers.ndim == 0:
+            powers = np.full(x.shape[1], float(powers))
+        if powers.shape != (x.shape[1],) or not np.all(np.isfinite(powers)):
+            raise ValueError(f"power must be None, one finite number or {x.shape[1]} finite numbers (one per "
+                             f"column); found {power!r}.")
+    check = _checked(x.shape[1], "yeo_johnson")
+
+    def transform(x_new):
+        arr = check(x_new)
+        return np.column_stack([_yeo_johnson(arr[:, n], b) for n, b in enumerate(powers)])
+
+    def inverse(z):
+        arr = check(z)
+        for n, b in enumerate(powers):
+            column = arr[:, n]
+            bad = ((column >= 0) & (1 + b * column <= 0)) | ((column < 0) & (1 - (2 - b) * column <= 0))
+            if np.any(bad):
+                raise ValueError(f"yeo_johnson's inverse: column {n} holds {column[bad][0]:.6g}, which no x maps "
+                                 f"to (β = {b:.6g}).")
+        return np.column_stack([_yeo_johnson_inverse(arr[:, n], b) for n, b in enumerate(powers)])
+
+    transform.powers = powers.copy()
+    return transform, inverse
+
+
+_QUANTILE_BOUND = 1e-7   # how close to 0 or 1 a value may come before the normal output is clipped
+
+
+def quantile_transform(x, n_quantiles: int = 1000, output: str = "uniform") -> tuple[Transform, Transform]:
+    """Map each feature through its training ranks to a uniform or a normal shape (chapter 7).
+
+    Fit: ``n = min(n_quantiles, P)`` evenly spaced probabilities from 0 to 1
+    and the training quantiles at them (NumPy's linear percentiles). A new
+    value is mapped to a probability by interpolating between those quantiles
+    (averaged over the two directions, so tied training values map to the
+    middle of their range), and values beyond the training range to 0 or 1.
+    With ``output="normal"`` the probability goes through the inverse normal
+    CDF, clipped at 1e-7 from 0 and 1. It is scikit-learn's
+    ``QuantileTransformer`` with ``subsample=None``.
+
+    What it costs: only ranks survive, so distances between points change
+    (the gap between two extremes shrinks to the gap between their ranks),
+    values beyond the training range all map to the same edge, and, like every
+    transform here, it must be fitted on the training split only.
+
+    Parameters
+    ----------
+    x : array of shape (P, N)
+        The training split.
+    n_quantiles : int >= 2
+    output : {"uniform", "normal"}
+
+    Returns
+    -------
+    transform : callable
+        ``transform(x_new)``; ``transform.quantiles`` (shape ``(n, N)``) and
+        ``transform.references`` (shape ``(n,)``) record the fit.
+    inverse : callable
+        ``inverse(z)`` maps back by interpolation (within the training range).
+
+    Raises
+    ------
+    ValueError
+        For NaN or inf, fewer than 2 quantiles, or an unknown output.
+    """
+    x = as_inputs(x)
+    n_quantiles = check_scalar(n_quantiles, "n_quantiles", numbers.Integral, min_val=2)
+    check_choice(output, ("uniform", "normal"), "output")
+    count = min(n_quantiles, x.shape[0])
+    references = np.linspace(0, 1, count)
+    quantiles = np.percentile(x, references * 100, axis=0)
+    quantiles = np.maximum.accumulate(quantiles, axis=0)   # percentiles can dip by rounding; keep them sorted
+    check = _checked(x.shape[1], "quantile_transform")
+
+    def transform(x_new):
+        from scipy import stats
+
+        arr = check(x_new)
+        out = np.empty_like(arr)
+        for n in range(arr.shape[1]):
+            column, q = arr[:, n], quantiles[:, n]
+            if output == "normal":
+                low_edge, high_edge = column - _QUANTILE_BOUND < q[0], column + _QUANTILE_BOUND > q[-1]
+            else:
+                low_edge, high_edge = column == q[0], column == q[-1]
+            probability = 0.5 * (np.interp(column, q, references) - np.interp(-column, -q[::-1], -references[::-1]))
+            probability[high_edge] = 1.0
+            probability[low_edge] = 0.0
+            if output == "normal":
+                edge = stats.norm.ppf(1 - (_QUANTILE_BOUND - np.spacing(1)))
+                probability = np.clip(stats.norm.ppf(probability), -edge, edge)
+            out[:, n] = probability
+        return out
+
+    def inverse(z):
+        from scipy import stats
+
+        arr = check(z)
+        if output == "normal":
+            arr = stats.norm.cdf(arr)
+        if np.any((arr < 0) | (arr > 1)):
+            raise ValueError("quantile_transform's inverse needs probabilities in [0, 1] (uniform output); "
+                             f"found values from {arr.min():.6g} to {arr.max():.6g}.")
+        return np.column_stack([np.interp(arr[:, n], references, quantiles[:, n]) for n in range(arr.shape[1])])
+
+    transform.quantiles, transform.references = quantiles.copy(), references.copy()
     return transform, inverse

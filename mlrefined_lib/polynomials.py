@@ -118,3 +118,55 @@ def polynomial_features(x, degree: int, include_bias: bool = False) -> np.ndarra
         columns.extend(values for values, _ in current)
         previous = current
     return np.column_stack(columns)
+
+
+# ---------------------------------------------------------------- interactions
+
+__all__ += ["num_interactions", "interaction_features"]
+
+
+def num_interactions(num_inputs: int) -> int:
+    """How many products of two different inputs N inputs give: N(N − 1)/2 (chapter 4).
+
+    The degree-2 monomials of :func:`num_polynomial_features` also count the
+    N squares; interactions leave them out.
+
+    Raises
+    ------
+    ValueError
+        If num_inputs is not a positive integer.
+    """
+    num_inputs = _check_num_inputs(num_inputs)
+    return num_inputs * (num_inputs - 1) // 2
+
+
+def interaction_features(x, include_inputs: bool = True) -> np.ndarray:
+    """Products ``x_i x_j`` of every pair of different inputs, i < j (chapter 4).
+
+    A linear model on ``x_1, x_2`` cannot express "the effect of x_1 depends on
+    x_2"; with the column ``x_1 x_2`` it can, and stays linear in its weights.
+    The columns are ordered as scikit-learn's
+    ``PolynomialFeatures(degree=2, interaction_only=True, include_bias=False)``
+    orders them: the inputs first (unless ``include_inputs`` is false), then
+    the pairs (0, 1), (0, 2), …, (1, 2), ….
+
+    Parameters
+    ----------
+    x : array of shape (P, N), N >= 2
+    include_inputs : bool
+
+    Returns
+    -------
+    array of shape (P, N + N(N − 1)/2), or (P, N(N − 1)/2)
+
+    Raises
+    ------
+    ValueError
+        If x is not a finite 2-D array with at least two columns.
+    """
+    x = as_inputs(x)
+    if x.shape[1] < 2:
+        raise ValueError(f"interactions need at least 2 inputs; x has shape {x.shape}.")
+    pairs = [x[:, i] * x[:, j] for i in range(x.shape[1]) for j in range(i + 1, x.shape[1])]
+    products = np.column_stack(pairs)
+    return np.hstack([x, products]) if include_inputs else products

@@ -5,8 +5,7 @@ Python computes what the page needs (moments, data, permutations, fitted
 weights, a signal) and the page's own module computes the picture for any
 value of the slider, in Jupyter and in the static HTML book alike (see
 :mod:`mlrefined_lib.live` for how the front ends are shipped). This module
-re-exports them under the name the chapters use, ``widgets``, with
-:func:`~mlrefined_lib.plotting.figure_to_png`.
+is the one name the chapters use for them, ``widgets``.
 """
 
 from __future__ import annotations
@@ -27,10 +26,8 @@ from .live import (  # the continuous widgets, re-exported
     weight_scale,
     window_spectrogram,
 )
-from .plotting import figure_to_png  # re-exported: it lived here first
 
 __all__ = [
-    "figure_to_png",
     "quadratic_descent", "QuadraticDescent",
     "softmax_descent", "SoftmaxDescent",
     "minibatch_descent", "MinibatchDescent",

@@ -1,4 +1,4 @@
-"""Tests of cross-validation: folds, scores, grid search, nested CV and paired comparisons (chapter 5)."""
+"""Tests of cross-validation: folds, scores, grid search and nested CV (chapter 5; comparisons: test_comparison.py)."""
 
 import numpy as np
 import pytest
@@ -223,7 +223,7 @@ def test_cross_validate_never_modifies_the_callers_arrays():
     for run in (lambda: ml.cross_validate(fit, error, x, y, ml.k_fold(20, 4)),
                 lambda: ml.grid_search(lambda _: fit, error, x, y, [1, 2], ml.k_fold(20, 4)),
                 lambda: ml.nested_cross_validate(lambda _: fit, error, x, y, [1, 2], ml.k_fold(20, 4), 2),
-                lambda: ml.paired_comparison(fit, fit, error, x, y, ml.k_fold(20, 4), n_bootstrap=10)):
+                lambda: ml.paired_comparison(fit, fit, error, x, y, ml.k_fold(20, 4))):
         run()
         np.testing.assert_array_equal(x, x_before)
         np.testing.assert_array_equal(y, y_before)
@@ -323,34 +323,6 @@ def test_nested_cross_validation_equals_an_independent_computation(mode):
     assert f"inner (tuned) mean {result.inner_mean:.4f}" in text and f"outer mean {result.outer_mean:.4f}" in text
 
 
-# ---------------------------------------------------------------- paired comparison
-
-
-def test_paired_comparison_differences_and_bootstrap_interval():
-    x, y = regression_data(9, points=50, features=4)
-    folds = ml.k_fold(50, 10, seed=3)
-
-    def fit_mean(xs, ys):
-        return np.concatenate([[ys.mean()], np.zeros(xs.shape[1])])
-
-    result = ml.paired_comparison(fit_lstsq, fit_mean, mse, x, y, folds, n_bootstrap=2000, seed=4)
-    a = ml.cross_validate(fit_lstsq, mse, x, y, folds).scores
-    b = ml.cross_validate(fit_mean, mse, x, y, folds).scores
-    np.testing.assert_allclose(result.a.scores, a)
-    np.testing.assert_allclose(result.b.scores, b)
-    np.testing.assert_allclose(result.differences, a - b)
-    assert result.mean_difference == pytest.approx(np.mean(a - b))
-    assert result.standard_error == pytest.approx(np.std(a - b, ddof=1) / np.sqrt(10))
-    draws = np.random.default_rng(4).integers(0, 10, size=(2000, 10))
-    means = np.array([np.mean((a - b)[row]) for row in draws])
-    np.testing.assert_allclose(result.interval, np.percentile(means, [2.5, 97.5]), rtol=1e-10)
-    assert result.interval[0] < result.mean_difference < result.interval[1] < 0   # least squares is far better
-    assert result.n_bootstrap == 2000
-    again = ml.paired_comparison(fit_lstsq, fit_mean, mse, x, y, folds, n_bootstrap=2000, seed=4)
-    assert again.interval == result.interval
-    assert "mean difference (a - b)" in repr(result) and "95% bootstrap interval [" in repr(result)
-
-
 # ---------------------------------------------------------------- bad input
 
 
@@ -415,8 +387,6 @@ def test_other_bad_inputs_name_what_came_in():
         ml.grid_search(lambda lam: lam, mse, x, y, [0.5], folds)
     with pytest.raises(ValueError, match=r"at least one parameter value"):
         ml.grid_search(ridge_fit_for, mse, x, y, [], folds)
-    with pytest.raises(ValueError, match=r"n_bootstrap must be an integer >= 1; found n_bootstrap = 0"):
-        ml.paired_comparison(fit_lstsq, fit_lstsq, mse, x, y, folds, n_bootstrap=0)
     with pytest.raises(ValueError, match=r"fit_b must be a function; found NoneType"):
         ml.paired_comparison(fit_lstsq, None, mse, x, y, folds)
     with pytest.raises(ValueError, match=r"inner_k must be an integer >= 2; found inner_k = 1"):

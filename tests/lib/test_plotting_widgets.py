@@ -12,7 +12,7 @@ from mlrefined_lib import plotting
 from mlrefined_lib.costs import least_squares, softmax
 from mlrefined_lib.optimizers import gradient_descent
 from mlrefined_lib.plotting import contour_with_path, cost_grid, cost_histories, feature_histograms
-from mlrefined_lib.widgets import figure_to_png
+from mlrefined_lib.plotting import figure_to_png
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
