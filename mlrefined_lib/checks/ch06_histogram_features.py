@@ -138,10 +138,12 @@ def check_bag_of_words_by_hand(student: Callable) -> None:
     """Check ``student(documents, vocabulary, stop_words) -> (P, V) array``: a bag of words by hand (chapter 6).
 
     Each row should count the words of ``vocabulary`` in one document (lower-cased,
-    punctuation stripped, ``stop_words`` dropped, no stemming) and be scaled to unit
+    cut into runs of letters and digits, so that "isn't" gives "isn" and "t",
+    ``stop_words`` dropped, no stemming) and be scaled to unit
     Euclidean length; a document with no word of the vocabulary gives a row of zeros.
     The reference is the library's ``bag_of_words(..., stem=False)`` on fresh documents.
     """
+    import string
     import warnings
 
     from ..histograms import bag_of_words
@@ -153,8 +155,9 @@ def check_bag_of_words_by_hand(student: Callable) -> None:
         "",
         "Music, music, music: the film is all music and no plot?",
         "Acting",
+        "The dog's music isn't great; the dog's acting is.",
     ]
-    vocabulary = ["acting", "great", "music", "plot", "terrible", "the", "is", "film"]
+    vocabulary = ["acting", "great", "music", "plot", "terrible", "the", "is", "film", "dog", "isn"]
     stop_words = ["the", "is", "it", "and", "a", "what", "all", "too"]
     saved = (list(documents), list(vocabulary), list(stop_words))
 
@@ -182,15 +185,26 @@ def check_bag_of_words_by_hand(student: Callable) -> None:
         raise CheckFailed(f"row {row} (document {documents[row]!r}) holds NaN or inf: a document without any word "
                           "of the vocabulary has length 0, so leave its row at zero instead of dividing 0 by 0.")
     if np.allclose(got, expected, atol=1e-9):
-        print("Correct: your bag of words matches the library's on six fresh documents, "
-              "the empty one and the one made of stop words included.")
+        print("Correct: your bag of words matches the library's on seven fresh documents, "
+              "the empty one, the one made of stop words and the one with apostrophes included.")
         return
     l1 = counts.sum(axis=1, keepdims=True)
     no_stop = reference(())
     no_stop_lengths = np.sqrt((no_stop**2).sum(axis=1, keepdims=True))
     presence = (counts > 0).astype(float)
     presence_lengths = np.sqrt(presence.sum(axis=1, keepdims=True))
+    at_spaces = np.zeros_like(counts)
+    column = {word: v for v, word in enumerate(vocabulary)}
+    for p, document in enumerate(documents):
+        for word in document.lower().split():
+            word = word.strip(string.punctuation)
+            if word in column and word not in stop_words:
+                at_spaces[p, column[word]] += 1
+    at_spaces_lengths = np.sqrt((at_spaces**2).sum(axis=1, keepdims=True))
     hints = [
+        (np.divide(at_spaces, at_spaces_lengths, out=np.zeros_like(at_spaces), where=at_spaces_lengths > 0),
+         "the words are cut at the spaces only, so \"dog's\" and \"isn't\" stay whole: cut the text at every "
+         "character that is not a letter or a digit, an apostrophe included (\"isn't\" gives \"isn\" and \"t\")."),
         (counts, "these are the raw counts: divide each row by its length, the square root of the sum of its "
                  "squared counts."),
         (np.divide(counts, l1, out=np.zeros_like(counts), where=l1 > 0),
@@ -209,8 +223,8 @@ def check_bag_of_words_by_hand(student: Callable) -> None:
     raise CheckFailed(
         f"row {row} is not right: for the document {documents[row]!r} you return "
         f"{np.round(got[row], 4).tolist()}, but it should be {np.round(expected[row], 4).tolist()} "
-        f"(columns {vocabulary}). Lower-case the text, strip punctuation so that 'plot;' and 'TERRIBLE.' "
-        "become 'plot' and 'terrible', drop the stop words, count, and scale the row to unit length."
+        f"(columns {vocabulary}). Lower-case the text, cut it into runs of letters and digits so that 'plot;' "
+        "and \"dog's\" give 'plot' and 'dog', 's', drop the stop words, count, and scale the row to unit length."
     )
 
 
