@@ -203,7 +203,7 @@ def test_drawn_paths_equal_gradient_descent(browser, serve, tmp_path, data):
 def test_controls_redraw_the_path_and_it_stays_exact(browser, serve, tmp_path, data):
     x, y, z = data["x"], data["y"], data["z"]
     widget = live.quadratic_descent([x, z], y, xrange=(-3, 9), yrange=(-2, 12), alpha=0.1, steps=20,
-                                    blend_label="lambda (0 = raw, 1 = standardized)")
+                                    blend_label="blend τ (0 = raw, 1 = standardized)")
     write_page([widget], tmp_path)
     page, errors = open_page(browser, serve, 1)
     for label, value, steps in [("learning rate", np.log10(0.3), 20), ("steps", 60, 60), ("lambda", 0.7, 60)]:
@@ -335,7 +335,7 @@ def softmax_widget(classification, **kw):
     kw.setdefault("xrange", (-8.0, 4.0))
     kw.setdefault("yrange", (-2.0, 8.0))
     kw.setdefault("levels", np.geomspace(0.005, 40.0, 20))
-    return live.softmax_descent([x, z], y, blend_label="lambda (0 = raw, 1 = standardized)", **kw)
+    return live.softmax_descent([x, z], y, blend_label="blend τ (0 = raw, 1 = standardized)", **kw)
 
 
 def softmax_path(classification, blend, alpha, steps, start) -> np.ndarray:
