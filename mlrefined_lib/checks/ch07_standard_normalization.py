@@ -75,7 +75,7 @@ def _hessian_eigenvalues(x: np.ndarray, bias: bool = True) -> np.ndarray:
     return np.linalg.eigvalsh(2.0 / len(x) * x_ext.T @ x_ext)
 
 
-@graded
+@graded(forbids=('least_squares', 'gradient_descent'), rule='NumPy only')
 def check_largest_convergent_alpha(student: Callable) -> None:
     """Check ``student(x, gammas) -> alpha``: the largest convergent alpha predicted from the Hessian (chapter 7).
 
