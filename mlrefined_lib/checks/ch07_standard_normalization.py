@@ -65,12 +65,26 @@ def _reference_convergent(g: Callable, w0, alpha: float, max_its: int) -> bool:
     return run.stop_reason != "diverged" and bool(np.all(np.diff(run.costs) <= 0))
 
 
-@graded
-def check_largest_convergent_alpha(student: Callable) -> None:
-    """Check ``student(g, w0, max_its, gammas) -> alpha`` (chapter 7).
+def _grid_alpha_below(limit: float, gammas) -> float | None:
+    """The largest 10**-gamma (gamma from ``gammas``) strictly below ``limit``, or None."""
+    return next((10.0**-gamma for gamma in sorted(gammas) if 10.0**-gamma < limit), None)
 
-    The answer is the largest ``10**-gamma`` (gamma from ``gammas``) whose run
-    of ``max_its`` steps stays finite and never increases the cost.
+
+def _hessian_eigenvalues(x: np.ndarray, bias: bool = True) -> np.ndarray:
+    x_ext = np.column_stack([np.ones(len(x)), x]) if bias else x
+    return np.linalg.eigvalsh(2.0 / len(x) * x_ext.T @ x_ext)
+
+
+@graded(forbids=('least_squares', 'gradient_descent'), rule='NumPy only')
+def check_largest_convergent_alpha(student: Callable) -> None:
+    """Check ``student(x, gammas) -> alpha``: the largest convergent alpha predicted from the Hessian (chapter 7).
+
+    The answer is the largest ``10**-gamma`` (gamma from ``gammas``) below
+    ``2 / d_max``, with ``d_max`` the largest eigenvalue of the least-squares
+    Hessian ``(2/P) X̃ᵀX̃``, or None. On the check's data it is also what a
+    search by gradient descent finds (100 steps from ``w = 0`` that stay
+    finite and never raise the cost): the check confirms that too, so the
+    prediction is tested against the runs it predicts.
     """
     rng = np.random.default_rng(62)
     name = getattr(student, "__name__", "")
@@ -79,20 +93,38 @@ def check_largest_convergent_alpha(student: Callable) -> None:
     for scale in (1.0, 30.0, 1000.0):
         x = rng.uniform(0, scale, size=(60, 2))
         y = x @ np.array([1.0, -2.0]) + rng.normal(size=60)
-        g = least_squares(x, y)
-        expected = next((10.0**-gamma for gamma in sorted(gammas) if _reference_convergent(g, np.zeros(3), 10.0**-gamma, 50)), None)
-        got = _call(student, name, g, np.zeros(3), 50, gammas)
+        eigenvalues = _hessian_eigenvalues(x)
+        expected = _grid_alpha_below(2.0 / eigenvalues.max(), gammas)
+        searched = next((10.0**-gamma for gamma in sorted(gammas)
+                         if _reference_convergent(least_squares(x, y), np.zeros(3), 10.0**-gamma, 100)), None)
+        if searched != expected:  # the check's own data must keep away from the edge
+            raise RuntimeError(f"check data: the search finds {searched!r}, the Hessian predicts {expected!r}")
+        got = _call(student, name, x.copy(), list(gammas))
         try:
             value = None if got is None else float(got)
         except (TypeError, ValueError):
             raise CheckFailed(f"{name} should return one number, a learning rate alpha; found {type(got).__name__}.") from None
-        if value is None or expected is None or not np.isclose(value, expected, rtol=1e-12):
-            raise CheckFailed(
-                f"for inputs on [0, {scale:g}] the largest convergent alpha is {expected!r}; {name} returned {got!r}. "
-                "Try gammas from the smallest up (the largest alpha first) and return the first alpha whose run "
-                "is finite and never increases the cost."
-            )
-    print("Correct: your search finds the same learning rates as the reference.")
+        if value is not None and expected is not None and np.isclose(value, expected, rtol=1e-12):
+            continue
+        hints = [
+            (_grid_alpha_below(1.0 / eigenvalues.max(), gammas), "the limit is 2 / d_max, not 1 / d_max: below "
+             "1 / d_max the path does not zig-zag, but it still converges up to 2 / d_max."),
+            (_grid_alpha_below(2.0 / eigenvalues.min(), gammas), "you used the smallest eigenvalue; the steepest "
+             "direction, the largest eigenvalue d_max, sets the limit."),
+            (_grid_alpha_below(2.0 / _hessian_eigenvalues(x, bias=False).max(), gammas), "the Hessian belongs to "
+             "the model with a bias: put a column of ones in front of x."),
+        ]
+        for wrong, hint in hints:
+            if value is not None and wrong is not None and wrong != expected and np.isclose(value, wrong, rtol=1e-12):
+                raise CheckFailed(f"for inputs on [0, {scale:g}] {name} returned {got!r}: {hint}")
+        if value is not None and np.isclose(value, 2.0 / eigenvalues.max(), rtol=1e-9):
+            raise CheckFailed(f"{name} returned 2 / d_max itself; return the largest alpha of the grid below it.")
+        raise CheckFailed(
+            f"for inputs on [0, {scale:g}] the largest convergent alpha is {expected!r}; {name} returned {got!r}. "
+            "Compute the least-squares Hessian (2/P) X̃ᵀX̃, its largest eigenvalue d_max, and return the largest "
+            "10**-gamma below 2 / d_max."
+        )
+    print("Correct: your predicted learning rates are the ones a search by gradient descent finds.")
 
 
 def _robust_reference(x_train: np.ndarray, x_new: np.ndarray, centre: str = "median", spread: str = "iqr",

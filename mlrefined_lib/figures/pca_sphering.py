@@ -288,7 +288,7 @@ def distance_concentration(dimensions, farthest_over_nearest, relative_spread):
     left.set_yscale("log")
     left.set(
         xscale="log",
-        xlabel="number of features d",
+        xlabel="number of features N",
         ylabel="farthest / nearest distance",
         title="From a query point to the data",
     )
@@ -297,7 +297,7 @@ def distance_concentration(dimensions, farthest_over_nearest, relative_spread):
     right.set(
         xscale="log",
         yscale="log",
-        xlabel="number of features d",
+        xlabel="number of features N",
         ylabel="relative spread of distances",
         title="Between all pairs of points",
     )

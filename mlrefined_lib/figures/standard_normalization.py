@@ -17,7 +17,6 @@ from mlrefined_lib import plotting
 __all__ = [
     "descent_panels",
     "fitted_lines",
-    "softmax_comparison",
     "blend_frame",
     "raw_and_standardized_histograms",
     "transformed_histograms",
@@ -95,67 +94,6 @@ def fitted_lines(
         )
     ax.set(xlabel="input $x$", ylabel="output $y$", title=title)
     ax.legend(fontsize=9)
-    return fig
-
-
-def softmax_comparison(
-    histories: Mapping[str, object],
-    misclassified: Mapping[str, Sequence[int]],
-    x,
-    y,
-    curves: Mapping[str, tuple],
-    *,
-    shown_steps: int = 30,
-):
-    """Three panels comparing two-class softmax runs (chapter 7, Example B).
-
-    Top left: the cost of each run against the step, on a log scale. Top right:
-    the number of misclassified points over the first ``shown_steps`` steps.
-    Bottom left: the labelled points and the fitted curves
-    ``tanh(model / 2)``.
-
-    Parameters
-    ----------
-    histories : mapping of label -> History
-        The runs, for the cost panel.
-    misclassified : mapping of label -> sequence of int
-        Misclassification count after each step of each run.
-    x : array of shape (P, 1)
-        Inputs; ``y`` of shape (P,) holds the labels -1 and +1.
-    curves : mapping of label -> (inputs, values)
-        Fitted curves over a grid of inputs.
-    shown_steps : int
-        Steps shown in the misclassification panel.
-
-    Returns
-    -------
-    matplotlib Figure
-    """
-    fig, axes = plt.subplots(2, 2, figsize=(9.2, 7.2))
-    cost_ax, error_ax, curve_ax, spare = axes.ravel()
-    spare.set_visible(False)
-    plotting.cost_histories(
-        histories, ax=cost_ax, log=True, title="Softmax cost, from w = (0, 0)", ylabel="cost (log scale)"
-    )
-    for i, (label, counts) in enumerate(misclassified.items()):
-        error_ax.plot(
-            list(counts)[: shown_steps + 1], _MARKER_STYLES[i % len(_MARKER_STYLES)], lw=2, ms=5, markevery=3, label=label
-        )
-    error_ax.set(
-        xlabel="step $k$", ylabel="misclassified points", title=f"Misclassifications (first {shown_steps} steps)"
-    )
-    error_ax.legend(fontsize=9, title="the standardized runs coincide", title_fontsize=9)
-    x, y = np.ravel(x), np.asarray(y)
-    for sign, marker, color in [(1, "o", "#d7191c"), (-1, "s", "#2c7bb6")]:
-        chosen = y == sign
-        curve_ax.scatter(
-            x[chosen], y[chosen], marker=marker, color=color, edgecolors="k", s=30, zorder=3, label=f"label {sign:+d}"
-        )
-    for i, (label, (inputs, values)) in enumerate(curves.items()):
-        curve_ax.plot(np.ravel(inputs), values, ["-", "--"][i % 2], lw=2, label=label)
-    curve_ax.set(xlabel="input $x$", ylabel="label / tanh(model / 2)", title="Fitted curves")
-    curve_ax.legend(fontsize=9, loc="upper left")
-    fig.tight_layout()
     return fig
 
 

@@ -193,7 +193,7 @@ def test_drawn_paths_equal_gradient_descent(browser, serve, tmp_path, data):
     paths = drawn_paths(page)
     for (alpha, steps, start, blend), drawn in zip(CASES, paths):
         expected = python_path((1 - blend) * x + blend * z, y, alpha, steps, start)
-        assert_same(drawn, expected, f"alpha={alpha}, lambda={blend}, start={start}")
+        assert_same(drawn, expected, f"alpha={alpha}, tau={blend}, start={start}")
     blended = 0.5 * data["s2"] + 0.5 * data["p2"]
     assert_same(paths[-1], python_path(blended, data["y2"], 0.1, 15, (-2.5, 2.5), bias=False),
                 "raw -> standardized -> sphered at s = 1.5")
@@ -203,16 +203,16 @@ def test_drawn_paths_equal_gradient_descent(browser, serve, tmp_path, data):
 def test_controls_redraw_the_path_and_it_stays_exact(browser, serve, tmp_path, data):
     x, y, z = data["x"], data["y"], data["z"]
     widget = live.quadratic_descent([x, z], y, xrange=(-3, 9), yrange=(-2, 12), alpha=0.1, steps=20,
-                                    blend_label="lambda (0 = raw, 1 = standardized)")
+                                    blend_label="blend τ (0 = raw, 1 = standardized)")
     write_page([widget], tmp_path)
     page, errors = open_page(browser, serve, 1)
-    for label, value, steps in [("learning rate", np.log10(0.3), 20), ("steps", 60, 60), ("lambda", 0.7, 60)]:
+    for label, value, steps in [("learning rate", np.log10(0.3), 20), ("steps", 60, 60), ("blend", 0.7, 60)]:
         redrawn(page, "path", lambda: page.evaluate(SET_RANGE, [label, float(value)]))
         drawn = drawn_paths(page)[0]
         # The range controls round to their step: use the exact values the widget reports.
         alpha = float(shown(page, "alpha"))
         blend = float(shown(page, "blend"))
-        assert abs(alpha - 0.3) < 0.01 and (label != "lambda" or blend == 0.7)
+        assert abs(alpha - 0.3) < 0.01 and (label != "blend" or blend == 0.7)
         expected = python_path((1 - blend) * x + blend * z, y, alpha, steps, (0.0, 0.0))
         assert_same(drawn, expected, f"after moving {label}")
     # Keyboard: the focused plot moves the start; keys do not reach the page's own listeners.
@@ -335,7 +335,7 @@ def softmax_widget(classification, **kw):
     kw.setdefault("xrange", (-8.0, 4.0))
     kw.setdefault("yrange", (-2.0, 8.0))
     kw.setdefault("levels", np.geomspace(0.005, 40.0, 20))
-    return live.softmax_descent([x, z], y, blend_label="lambda (0 = raw, 1 = standardized)", **kw)
+    return live.softmax_descent([x, z], y, blend_label="blend τ (0 = raw, 1 = standardized)", **kw)
 
 
 def softmax_path(classification, blend, alpha, steps, start) -> np.ndarray:
@@ -373,7 +373,7 @@ def test_softmax_paths_and_grid_equal_the_library(browser, serve, tmp_path, clas
     page, errors = open_page(browser, serve, len(widgets))
     for index, ((alpha, steps, start, blend), drawn) in enumerate(zip(SOFTMAX_CASES, drawn_paths(page))):
         assert_same(drawn, softmax_path(classification, blend, alpha, steps, start),
-                    f"softmax, alpha={alpha}, lambda={blend}, start={start}")
+                    f"softmax, alpha={alpha}, tau={blend}, start={start}")
         assert_grid_equals_the_library(page, classification, blend, index)
         text = page.locator(".mlr-live [id^=mlr-desc]").nth(index).inner_text()
         cost = ml.softmax((1 - blend) * classification[0] + blend * classification[2], classification[1])(drawn[-1])
@@ -386,7 +386,7 @@ def test_softmax_controls_keys_and_pointer_keep_it_exact(browser, serve, tmp_pat
     write_page([softmax_widget(classification, alpha=1.0, steps=100)], tmp_path)
     page, errors = open_page(browser, serve, 1)
     state = lambda: (float(shown(page, "alpha")), float(shown(page, "blend")))
-    for label, value, steps in [("lambda", 0.37, 100), ("learning rate", np.log10(4.0), 100), ("steps", 150, 150)]:
+    for label, value, steps in [("blend", 0.37, 100), ("learning rate", np.log10(4.0), 100), ("steps", 150, 150)]:
         redrawn(page, "path", lambda: page.evaluate(SET_RANGE, [label, float(value)]))
         alpha, blend = state()
         assert_same(drawn_paths(page)[0], softmax_path(classification, blend, alpha, steps, (0.0, 0.0)),
@@ -410,7 +410,7 @@ def test_softmax_redraw_fits_a_frame_on_a_phone_class_cpu(browser, serve, tmp_pa
     session.send("Emulation.setCPUThrottlingRate", {"rate": 4})
     timings = page.evaluate("""async () => {
       const root = document.querySelector('.mlr-live');
-      const input = [...root.querySelectorAll('input')].find((i) => root.querySelector(`label[for="${i.id}"]`).textContent.startsWith('lambda'));
+      const input = [...root.querySelectorAll('input')].find((i) => root.querySelector(`label[for="${i.id}"]`).textContent.startsWith('blend'));
       root.__liveTimings.length = 0;
       for (let k = 1; k <= 15; k++) {
         input.value = k / 16; input.dispatchEvent(new Event('input', {bubbles: true}));

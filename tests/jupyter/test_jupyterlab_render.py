@@ -26,7 +26,7 @@ APPS = ["JupyterLab", "Notebook 7"]  # the servers of conftest.py
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "chapters" / "07_standard_normalization" / "standard_normalization.ipynb"
 EXERCISE = "ex-ch7-circles"
-TITLE = "Circles for one input, ellipses for two"
+TITLE = "Ellipses for two standardized features"
 SOLUTION_TEXT = "correlation matrix"  # a phrase from its worked answer
 RAW_MYST = (":label:", ":class: dropdown", "{exercise}", "{solution}", "{solution-start}")
 

@@ -241,14 +241,11 @@ def predict(new_inputs):
     return 10 * new_inputs[:, 0]
 
 
-def largest_alpha(g, w0, max_its, gammas):
-    for gamma in sorted(gammas):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ml.DivergenceWarning)
-            run = ml.gradient_descent(g, w0, 10.0**-gamma, max_its)
-        if run.stop_reason != "diverged" and np.all(np.diff(run.costs) <= 0):
-            return 10.0**-gamma
-    return None
+def largest_grid_alpha(x, gammas):
+    x_ext = np.column_stack([np.ones(len(x)), x])
+    limit = 2 / np.linalg.eigvalsh(2 / len(x) * x_ext.T @ x_ext).max()
+    below = [10.0**-gamma for gamma in sorted(gammas) if 10.0**-gamma < limit]
+    return below[0] if below else None
 
 
 def robust_scale(x_train, x_new):

@@ -121,8 +121,8 @@ CONTRACT: dict[str, Contract] = {
         right.predict, lambda q: right.predict(q) + 1, "training mean",
         lambda q: 10 * q, "shape", call=_predictions),
     "check_largest_convergent_alpha": Contract(
-        right.largest_alpha, lambda g, w0, max_its, gammas: 0.1, "largest convergent alpha",
-        lambda g, w0, max_its, gammas: "big", "one number, a learning rate alpha; found str"),
+        right.largest_grid_alpha, lambda x, gammas: 0.1, "largest convergent alpha",
+        lambda x, gammas: "big", "one number, a learning rate alpha; found str"),
     "check_robust_scale": Contract(
         right.robust_scale, lambda x_train, x_new: 2 * right.robust_scale(x_train, x_new), "half the interquartile",
         lambda x_train, x_new: right.robust_scale(x_train, x_new)[:, 0], "shape"),

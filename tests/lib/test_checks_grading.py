@@ -132,11 +132,11 @@ def test_stub_message_is_unchanged():
 
 
 def test_largest_alpha_message_uses_the_students_name():
-    def largest_alpha(g, w0, max_its, gammas):
+    def largest_grid_alpha(x, gammas):
         return 1.0
 
-    failure = failure_of(checks.check_largest_convergent_alpha, largest_alpha)
-    assert "largest_alpha returned" in str(failure) and "largest_convergent_alpha" not in str(failure)
+    failure = failure_of(checks.check_largest_convergent_alpha, largest_grid_alpha)
+    assert "largest_grid_alpha returned" in str(failure) and "largest_convergent_alpha" not in str(failure)
 
 
 # ---------------------------------------------------------- chapter 1: descend_until_flat

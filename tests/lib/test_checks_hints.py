@@ -840,6 +840,23 @@ def test_mutation_and_nan():
         checks.check_robust_scale(lambda x_train, x_new: np.full(x_new.shape, np.nan))
 
 
+def _grid_below(limit, gammas):
+    below = [10.0**-gamma for gamma in sorted(gammas) if 10.0**-gamma < limit]
+    return below[0] if below else None
+
+
+def _hessian_eigenvalues(x, bias=True):
+    x_ext = np.column_stack([np.ones(len(x)), x]) if bias else x
+    return np.linalg.eigvalsh(2 / len(x) * x_ext.T @ x_ext)
+
+
+HINTS += hints("check_largest_convergent_alpha", [
+    (lambda x, gammas: _grid_below(1 / _hessian_eigenvalues(x).max(), gammas), "not 1 / d_max"),
+    (lambda x, gammas: _grid_below(2 / _hessian_eigenvalues(x).min(), gammas), "smallest eigenvalue"),
+    (lambda x, gammas: _grid_below(2 / _hessian_eigenvalues(x, bias=False).max(), gammas), "column of ones"),
+    (lambda x, gammas: 2 / _hessian_eigenvalues(x).max(), "2 / d_max itself"),
+])
+
 HINTS += hints("check_robust_scale", [
     (lambda x_train, x_new: right.robust_scale(x_new, x_new), "training split"),
     (lambda x_train, x_new: (x_new - x_train.mean(axis=0)) / x_train.std(axis=0), "that is standardization"),

@@ -116,7 +116,7 @@ def test_distance_concentration():
     left, right = fig.axes
     assert left.get_xscale() == left.get_yscale() == "log"
     assert right.get_xscale() == right.get_yscale() == "log"
-    assert left.get_xlabel() == right.get_xlabel() == "number of features d"
+    assert left.get_xlabel() == right.get_xlabel() == "number of features N"
     assert left.get_ylabel() == "farthest / nearest distance"
     assert right.get_ylabel() == "relative spread of distances"
     np.testing.assert_allclose(left.get_lines()[0].get_xdata(), dims)

@@ -72,30 +72,6 @@ def test_fitted_lines(line_data):
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["data", "a", "b"]
 
 
-def test_softmax_comparison(two_classes):
-    x, y = two_classes
-    g = softmax(x, y)
-    runs = {"r1": gradient_descent(g, np.zeros(2), 1.0, 40), "r2": gradient_descent(g, np.zeros(2), 0.1, 40)}
-    counts = {"r1": list(range(41))[::-1], "r2": [3] * 41}
-    inputs = np.linspace(-0.5, 5, 7)
-    curves = {"c": (inputs, np.tanh(inputs))}
-    fig = figures.softmax_comparison(runs, counts, x, y, curves, shown_steps=30)
-    cost_ax, error_ax, curve_ax, spare = fig.axes
-    assert not spare.get_visible()
-    assert cost_ax.get_yscale() == "log"
-    assert cost_ax.get_title() == "Softmax cost, from w = (0, 0)"
-    np.testing.assert_allclose(cost_ax.get_lines()[0].get_ydata(), runs["r1"].costs)
-    assert error_ax.get_xlabel() == "step $k$" and error_ax.get_ylabel() == "misclassified points"
-    assert error_ax.get_title() == "Misclassifications (first 30 steps)"
-    np.testing.assert_allclose(error_ax.get_lines()[0].get_ydata(), counts["r1"][:31])
-    np.testing.assert_allclose(error_ax.get_lines()[1].get_ydata(), [3] * 31)
-    assert curve_ax.get_xlabel() == "input $x$"
-    positives, negatives = curve_ax.collections[:2]
-    np.testing.assert_allclose(positives.get_offsets(), np.column_stack([x[y > 0, 0], y[y > 0]]))
-    np.testing.assert_allclose(negatives.get_offsets(), np.column_stack([x[y < 0, 0], y[y < 0]]))
-    np.testing.assert_allclose(curve_ax.get_lines()[0].get_ydata(), np.tanh(inputs))
-
-
 def test_blend_frame(two_classes):
     x, y = two_classes
     g = softmax(x, y)
