@@ -95,7 +95,7 @@ from .pipeline import (
     uncommon_features,
     unseen_categories,
 )
-from .selection import BoostResult, boost
+from .selection import BoostResult, boost, tuned_fit
 from .agreement import agreement_table
 from .optimizers import (
     SCHEDULES,
