@@ -97,7 +97,7 @@ from .pipeline import (
     uncommon_features,
     unseen_categories,
 )
-from .selection import BoostResult, boost
+from .selection import BoostResult, boost, tuned_fit
 from .importance import PermutationImportance, permutation_importance
 from .calibration import ReliabilityTable, prior_shift, reliability_table
 from .agreement import agreement_table

@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._validation import as_inputs, as_outputs, check_choice, check_labels, check_scalar
+from .cross_validation import _check_callables, _check_fit_for, grid_search, k_fold
 
-__all__ = ["BoostResult", "boost", "BOOST_COSTS"]
+__all__ = ["BoostResult", "boost", "BOOST_COSTS", "tuned_fit", "TUNING_RULES"]
+
+#: The rules :func:`tuned_fit` can choose a parameter by.
+TUNING_RULES = ("one_standard_error", "best")
 
 #: The cost names :func:`boost` accepts.
 BOOST_COSTS = ("least_squares", "softmax")
@@ -285,3 +290,66 @@ def boost(x, y, rounds: int, cost: str = "least_squares") -> BoostResult:
         cost=cost,
         num_features=num_features,
     )
+
+
+def tuned_fit(fit_for: Callable, error: Callable, params, *, k: int = 5, seed: int | None = 0,
+              rule: str = "one_standard_error") -> Callable:
+    """A fit that tunes its own parameter on the rows it is given (nested cross-validation; chapters 10 and 11).
+
+    The returned ``fit(x, y)`` runs :func:`~mlrefined_lib.cross_validation.grid_search`
+    of ``fit_for`` over ``params`` on ``k`` folds of exactly the rows it
+    receives (``k_fold(len(y), k, seed=seed)``), takes the parameter that
+    ``rule`` names and returns ``fit_for(param)(x, y)``, the model refitted
+    on all those rows. Handed to :func:`~mlrefined_lib.comparison.paired_comparison`
+    or :func:`~mlrefined_lib.cross_validation.cross_validate`, every outer
+    fold therefore tunes on its training rows alone, and its validation rows
+    judge the whole procedure, tuning included.
+
+    Parameters
+    ----------
+    fit_for : callable
+        ``fit_for(param) -> fit``, where ``fit(x, y) -> model``.
+    error : callable
+        ``error(model, x, y) -> float``; lower is better.
+    params : sequence
+        Parameter values, simplest first (as for ``grid_search``).
+    k : int
+        Number of inner folds, at least 2.
+    seed : int or None
+        Seed of the inner folds (``None``: contiguous blocks).
+    rule : {"one_standard_error", "best"}
+        The simplest parameter within one standard error of the lowest mean,
+        or the parameter with the lowest mean.
+
+    Returns
+    -------
+    callable
+        ``fit(x, y) -> model``. Its attribute ``chosen`` lists the parameter
+        chosen at each call, in order.
+
+    Raises
+    ------
+    ValueError
+        Before any fitting: when ``fit_for`` or ``error`` is not callable,
+        ``params`` is empty or not a sequence, ``k`` is not an integer of at
+        least 2, or ``rule`` is unknown. At a call, as ``grid_search`` and
+        ``k_fold`` (e.g. fewer rows than inner folds).
+    """
+    _check_callables(error=error)
+    params, _ = _check_fit_for(fit_for, params)
+    k = check_scalar(k, "k", numbers.Integral, min_val=2)
+    check_choice(rule, TUNING_RULES, "rule")
+    if seed is not None:
+        seed = check_scalar(seed, "seed", numbers.Integral, min_val=0)
+    chosen = []
+
+    def fit(x, y):
+        x = as_inputs(x, "x")
+        y = as_outputs(y, x.shape[0], x.shape, "y")
+        search = grid_search(fit_for, error, x, y, params, k_fold(len(y), k, seed=seed))
+        param = search.one_standard_error_param if rule == "one_standard_error" else search.best_param
+        chosen.append(param)
+        return fit_for(param)(x, y)
+
+    fit.chosen = chosen
+    return fit

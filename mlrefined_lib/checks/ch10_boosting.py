@@ -93,7 +93,7 @@ def check_one_weight_newton(student: Callable) -> None:
                               "and that the labels are used as ±1.")
         raise CheckFailed(f"one_weight_newton returned {got:.6f}, but the best weight is {expected:.6f} "
                           f"(cost {cost(expected):.6f} vs yours {cost(got) if np.isfinite(got) else float('nan'):.6f}). "
-                          "Iterate v ← v − g'(v)/g''(v) with g'(v) = −mean(y·c·σ(−m)) and "
-                          "g''(v) = mean(c²·σ(m)·σ(−m)), m = y·(offset + v·c), until the step is tiny; "
+                          "Iterate v ← v − g'(v)/g''(v) with g'(v) = −mean(y·c·sig(−y·m)) and "
+                          "g''(v) = mean(c²·sig(y·m)·sig(−y·m)), m = offset + v·c, until the step is tiny; "
                           "keep the labels ±1.")
     print("Correct: your Newton iteration finds the best single weight, with and without an offset.")

@@ -360,3 +360,137 @@ def test_boosting_weights_in_order_chosen():
     with pytest.raises(ValueError, match="rounds = 0"):
         plotting.boosting_weights(boost(x, y, 0))
     plt.close("all")
+
+
+# ---------------------------------------------------------------- tuned_fit: nested cross-validation in one fit
+
+
+def _shrunk_mean_for(shrink):
+    # A one-parameter model with a hand-checkable fit: predict (1 - shrink) * mean(y).
+    def fit(x, y):
+        return (1.0 - shrink) * float(np.mean(y))
+
+    return fit
+
+
+def _squared_error(model, x, y):
+    return float(np.mean((model - y) ** 2))
+
+
+def _choice_by_hand(x, y, params, k, seed, rule):
+    """The inner search written out with loops: scores per fold, means, standard errors, rule."""
+    from mlrefined_lib.cross_validation import k_fold as folds_of
+
+    folds = folds_of(len(y), k, seed=seed)
+    means, ses = [], []
+    for shrink in params:
+        scores = []
+        for train, valid in folds:
+            prediction = (1.0 - shrink) * y[train].mean()
+            scores.append(np.mean((prediction - y[valid]) ** 2))
+        scores = np.array(scores)
+        means.append(scores.mean())
+        ses.append(scores.std(ddof=1) / np.sqrt(len(scores)))
+    best = int(np.argmin(means))
+    if rule == "best":
+        return params[best]
+    return next(p for p, m in zip(params, means) if m <= means[best] + ses[best])
+
+
+@pytest.mark.parametrize("rule", ["one_standard_error", "best"])
+@pytest.mark.parametrize("seed", [0, 3])
+def test_tuned_fit_chooses_as_a_search_written_by_hand(rule, seed):
+    from mlrefined_lib import tuned_fit
+
+    rng = np.random.default_rng(seed)
+    y = 2.0 + rng.normal(size=37)
+    x = rng.normal(size=(37, 2))
+    params = [0.9, 0.6, 0.3, 0.1, 0.0]   # simplest (most shrunk) first
+    fit = tuned_fit(_shrunk_mean_for, _squared_error, params, k=4, seed=seed, rule=rule)
+    model = fit(x, y)
+    expected = _choice_by_hand(x, y, params, 4, seed, rule)
+    assert fit.chosen == [expected]
+    assert model == pytest.approx((1.0 - expected) * y.mean(), abs=1e-12)
+
+
+def test_tuned_fit_rules_can_differ():
+    from mlrefined_lib import tuned_fit
+
+    # a mean far from zero: no shrinking is best, and the strongly shrunk models are far worse
+    rng = np.random.default_rng(1)
+    y = 5.0 + rng.normal(size=60)
+    x = np.zeros((60, 1))
+    params = [0.5, 0.02, 0.0]
+    best = tuned_fit(_shrunk_mean_for, _squared_error, params, rule="best")
+    cautious = tuned_fit(_shrunk_mean_for, _squared_error, params)
+    best(x, y), cautious(x, y)
+    assert best.chosen == [_choice_by_hand(x, y, params, 5, 0, "best")]
+    assert cautious.chosen == [_choice_by_hand(x, y, params, 5, 0, "one_standard_error")]
+    assert cautious.chosen[0] != 0.5   # 0.5 shrinks a mean of 5 to 2.5: never within one standard error
+
+
+def test_tuned_fit_in_an_outer_comparison_tunes_on_training_rows_only():
+    import mlrefined_lib as ml
+
+    rng = np.random.default_rng(2)
+    y = rng.normal(size=50)
+    x = np.arange(50, dtype=float)[:, None]     # the row number, to see which rows a fit gets
+    seen = []
+
+    def spying_for(shrink):
+        def fit(xs, ys):
+            seen.append(set(xs[:, 0].astype(int)))
+            return (1.0 - shrink) * float(np.mean(ys))
+
+        return fit
+
+    outer = ml.k_fold(50, 5, seed=4)
+    fit = ml.tuned_fit(spying_for, _squared_error, [0.5, 0.0], k=3)
+    ml.cross_validate(fit, _squared_error, x, y, outer)
+    assert len(fit.chosen) == 5
+    # every fit of the outer fold i (inner fits and the refit) sees only rows of its training part
+    per_outer = len(seen) // 5
+    for i, (train, valid) in enumerate(outer):
+        for rows in seen[i * per_outer:(i + 1) * per_outer]:
+            assert rows <= set(train.tolist()) and not rows & set(valid.tolist())
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"error": "mse"}, "error must be a function"),
+        ({"params": []}, "at least one parameter value"),
+        ({"params": 3}, "params must be a sequence"),
+        ({"k": 1}, "k"),
+        ({"k": True}, "k"),
+        ({"k": 2.5}, "k"),
+        ({"rule": "lowest"}, "unknown rule 'lowest'"),
+        ({"seed": -1}, "seed"),
+    ],
+)
+def test_tuned_fit_refuses_bad_arguments_before_any_fitting(kwargs, message):
+    from mlrefined_lib import tuned_fit
+
+    fitted = []
+
+    def counting_for(shrink):
+        def fit(x, y):
+            fitted.append(shrink)
+            return 0.0
+
+        return fit
+
+    arguments = {"fit_for": counting_for, "error": _squared_error, "params": [0.5, 0.0]}
+    arguments.update({key: value for key, value in kwargs.items() if key in arguments})
+    options = {key: value for key, value in kwargs.items() if key not in arguments}
+    with pytest.raises(ValueError, match=message):
+        tuned_fit(arguments["fit_for"], arguments["error"], arguments["params"], **options)
+    assert fitted == []
+
+
+def test_tuned_fit_says_when_there_are_too_few_rows():
+    from mlrefined_lib import tuned_fit
+
+    fit = tuned_fit(_shrunk_mean_for, _squared_error, [0.5, 0.0], k=5)
+    with pytest.raises(ValueError):
+        fit(np.zeros((3, 1)), np.ones(3))
