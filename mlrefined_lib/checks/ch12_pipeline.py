@@ -147,10 +147,10 @@ def check_smote_one_class(student: Callable) -> None:
     if copies.any():
         raise CheckFailed(f"{int(copies.sum())} of the {count} new points are exact copies of members. Is each "
                           "point among its own neighbours (its distance to itself is 0)? Leave it out, e.g. skip "
-                          "the first column of the argsort. Or is the random step t sometimes 0?")
+                          "the first column of the argsort. Or is the random step u sometimes 0?")
     if _segment_origins(got, members, nearest[:, 1:]).all():
         if len(np.unique(np.round(got, 8), axis=0)) < count // 2:
-            raise CheckFailed("many new points coincide: draw a new member, neighbour and step t for each point.")
+            raise CheckFailed("many new points coincide: draw a new member, neighbour and step u for each point.")
         print(f"Correct: all {count} new points lie on segments from a member to one of its {k} nearest neighbours.")
         return
     everyone = np.argsort(((members[:, None] - members[None]) ** 2).sum(axis=2), axis=1, kind="stable")[:, 1:]
@@ -170,6 +170,6 @@ def check_smote_one_class(student: Callable) -> None:
         on_lines.append(hit)
     if all(on_lines):
         raise CheckFailed("some new points lie on the line through a member and a neighbour but outside the "
-                          "segment between them: draw the step t uniformly from [0, 1).")
-    raise CheckFailed(f"the new points are not all of the form a + t (b - a) with a a member, b one of its {k} "
-                      "nearest other members and t in [0, 1).")
+                          "segment between them: draw the step u uniformly from [0, 1).")
+    raise CheckFailed(f"the new points are not all of the form a + u (b - a) with a a member, b one of its {k} "
+                      "nearest other members and u in [0, 1).")

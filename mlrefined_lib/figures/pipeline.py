@@ -9,48 +9,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
           "Oct", "Nov", "Dec")
-#: Fill colours and hatches of the bars, one per way of handling imbalance.
-BAR_STYLES = (("#bdbdbd", ""), ("#fdae61", "//"), ("#2c7bb6", ".."),
-              ("#abd9e9", "xx"))
-
-
-def hourly_cycles(by_hour, by_day, title="Seattle, hourly temperatures of "
-                  "2010", unit="°F"):
-    """Draw the mean temperature by hour of the day and by day of the week
-    (chapter 12).
-
-    Parameters
-    ----------
-    by_hour : pandas Series
-        Mean temperature indexed by hour (0-23).
-    by_day : pandas Series
-        Mean temperature indexed by day of the week (Monday = 0).
-    title : str
-        The figure's title.
-    unit : str
-        Unit of the temperatures, for the y label.
-
-    Returns
-    -------
-    matplotlib Figure
-        Two axes sharing the y axis: the hours (circles) and the weekdays
-        (squares, labelled Mon ... Sun).
-    """
-    fig, axes = plt.subplots(1, 2, figsize=(9.2, 3.1), sharey=True)
-    axes[0].plot(by_hour.index, by_hour.to_numpy(), "o-", color="#d95f02")
-    axes[0].set(xlabel="hour of the day",
-                ylabel=f"mean temperature ({unit})",
-                title="By hour: a daily cycle", xticks=range(0, 24, 3))
-    axes[1].plot(by_day.index, by_day.to_numpy(), "s-", color="#1b9e77")
-    axes[1].set(xlabel="day of the week", title="By weekday: nothing",
-                xticks=range(7),
-                xticklabels=[WEEKDAYS[int(d)] for d in range(7)])
-    fig.suptitle(title)
-    fig.tight_layout()
-    return fig
 
 
 def month_encodings(months, mean_temps, integer_fit, cyclic_fit,
@@ -108,41 +68,6 @@ def month_encodings(months, mean_temps, integer_fit, cyclic_fit,
     right.set(xlim=(-1.35, 1.35), ylim=(-1.35, 1.35), aspect="equal",
               xlabel="cos(2π month / 12)", ylabel="sin(2π month / 12)",
               title="On a circle, Dec meets Jan")
-    fig.tight_layout()
-    return fig
-
-
-def f1_per_class(f1_by_name, classes, counts, ylabel="F1 on the validation "
-                 "split", title="Seattle weather: F1 per class for four ways "
-                 "of handling the imbalance"):
-    """Draw grouped bars of the F1 of every class, one bar per way of
-    handling the class imbalance (chapter 12).
-
-    Parameters
-    ----------
-    f1_by_name : dict from str to array of shape (K,)
-        F1 per class for each way (at most four).
-    classes : list of K str
-    counts : array of shape (K,)
-        Days of each class, shown under its name.
-    ylabel, title : str
-
-    Returns
-    -------
-    matplotlib Figure
-        One axes, y limits (0, 1.15), one bar container per way, in order.
-    """
-    fig, ax = plt.subplots(figsize=(8.5, 3.4))
-    width, ways = 0.2, len(f1_by_name)
-    for i, (name, f1) in enumerate(f1_by_name.items()):
-        color, hatch = BAR_STYLES[i % len(BAR_STYLES)]
-        positions = np.arange(len(classes)) + (i - (ways - 1) / 2) * width
-        ax.bar(positions, np.asarray(f1), width, label=name, hatch=hatch,
-               edgecolor="k", color=color)
-    ax.set(xticks=range(len(classes)),
-           xticklabels=[f"{c}\n({n} days)" for c, n in zip(classes, counts)],
-           ylabel=ylabel, ylim=(0, 1.15), title=title)
-    ax.legend(ncol=ways, fontsize=9, loc="upper center")
     fig.tight_layout()
     return fig
 

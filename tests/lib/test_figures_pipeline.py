@@ -1,31 +1,8 @@
 """Tests of mlrefined_lib.figures.pipeline (chapter 12, Agg backend)."""
 
 import numpy as np
-import pandas as pd
 
 from mlrefined_lib.figures import pipeline as figures
-
-
-def test_hourly_cycles_draws_both_means():
-    by_hour = pd.Series(np.linspace(40.0, 60.0, 24), index=range(24))
-    by_day = pd.Series([51.8, 52.0, 51.9, 52.1, 51.9, 52.0, 51.8],
-                       index=range(7))
-    fig = figures.hourly_cycles(by_hour, by_day)
-    left, right = fig.axes
-    assert left.get_xlabel() == "hour of the day"
-    assert left.get_ylabel() == "mean temperature (°F)"
-    assert right.get_xlabel() == "day of the week"
-    assert left.get_title() == "By hour: a daily cycle"
-    assert right.get_title() == "By weekday: nothing"
-    assert fig._suptitle.get_text() == "Seattle, hourly temperatures of 2010"
-    (hours,), (days,) = left.get_lines(), right.get_lines()
-    np.testing.assert_array_equal(hours.get_xdata(), np.arange(24))
-    np.testing.assert_array_equal(hours.get_ydata(), by_hour.to_numpy())
-    np.testing.assert_array_equal(days.get_ydata(), by_day.to_numpy())
-    assert [t.get_text() for t in right.get_xticklabels()] == list(
-        figures.WEEKDAYS)
-    # shared y axis: the weekday means are read on the hourly scale
-    assert left.get_ylim() == right.get_ylim()
 
 
 def test_month_encodings_draws_fits_and_circle():
@@ -59,27 +36,6 @@ def test_month_encodings_draws_fits_and_circle():
     assert right.get_xlim() == right.get_ylim() == (-1.35, 1.35)
     assert [t.get_text() for t in right.texts] == list(figures.MONTHS)
     assert all(t.get_fontsize() >= 9 for ax in fig.axes for t in ax.texts)
-
-
-def test_f1_per_class_draws_one_bar_group_per_way():
-    classes = ["drizzle", "fog", "sun"]
-    f1 = {"none": [0.0, 0.6, 0.8], "SMOTE": [0.2, 0.65, 0.55]}
-    fig = figures.f1_per_class(f1, classes, np.array([11, 82, 143]))
-    (ax,) = fig.axes
-    assert ax.get_ylabel() == "F1 on the validation split"
-    assert ax.get_ylim() == (0, 1.15)
-    assert ax.get_title().startswith("Seattle weather: F1 per class")
-    assert len(ax.containers) == 2
-    for container, (name, values) in zip(ax.containers, f1.items()):
-        heights = [bar.get_height() for bar in container]
-        np.testing.assert_allclose(heights, values)
-        assert container.get_label() == name
-    assert [t.get_text() for t in ax.get_xticklabels()] == [
-        "drizzle\n(11 days)", "fog\n(82 days)", "sun\n(143 days)"]
-    # the groups are centred on the class positions
-    centres = np.mean([[bar.get_x() + bar.get_width() / 2 for bar in c]
-                       for c in ax.containers], axis=0)
-    np.testing.assert_allclose(centres, np.arange(3))
 
 
 def test_smote_points_draws_others_synthetic_and_originals():
