@@ -27,10 +27,10 @@ def check_cross_entropy_gradient(student: Callable) -> None:
     """Check ``student(x, y, w)``, the gradient of the mean cross-entropy for 0/1 labels (chapter 3).
 
     The reference is a central finite difference of the cost
-    ``(1/P) Σ −[y_p log σ(m_p) + (1 − y_p) log(1 − σ(m_p))]``, ``m_p = w[0] + x_p @ w[1:]``,
+    ``(1/P) Σ −[y_p log sig(m_p) + (1 − y_p) log(1 − sig(m_p))]``, ``m_p = w[0] + x_p @ w[1:]``,
     written here independently of the library's cost. Typical mistakes
     (±1-label formulas on 0/1 labels, a sum instead of a mean, a flipped
-    sign, a missing σ, a missing bias) get a message that names them.
+    sign, a missing sig, a missing bias) get a message that names them.
     """
     rng = np.random.default_rng(31)
     points, features = 29, 3
@@ -53,20 +53,20 @@ def check_cross_entropy_gradient(student: Callable) -> None:
     m = x_ext @ w
     y_pm = 2 * y - 1
     hints = [
-        (-expected, "it has the wrong sign: the gradient is (1/P) X̃ᵀ(σ(m) − y), prediction minus label."),
+        (-expected, "it has the wrong sign: the gradient is (1/P) X̃ᵀ(sig(m) − y), prediction minus label."),
         (expected * points, "it is P times too large: the cost is a mean over the points, so divide by P."),
-        (-expected * points, "it has the wrong sign and is P times too large: use (σ(m) − y) and divide by P."),
+        (-expected * points, "it has the wrong sign and is P times too large: use (sig(m) − y) and divide by P."),
         (-x_ext.T @ (y * _logistic(-y * m)) / points,
          "that is the two-class softmax gradient, which expects labels ±1, applied to 0/1 labels: with 0/1 "
-         "labels use (1/P) X̃ᵀ(σ(m) − y), or map the labels with 2y − 1 first."),
+         "labels use (1/P) X̃ᵀ(sig(m) − y), or map the labels with 2y − 1 first."),
         (x_ext.T @ (_logistic(m) - y_pm) / points,
-         "you used labels ±1 in the formula for 0/1 labels: with (σ(m) − y) the labels must be 0 and 1."),
-        (x_ext.T @ (m - y) / points, "you used the model m itself instead of the probability σ(m): apply the "
+         "you used labels ±1 in the formula for 0/1 labels: with (sig(m) − y) the labels must be 0 and 1."),
+        (x_ext.T @ (m - y) / points, "you used the model m itself instead of the probability sig(m): apply the "
                                      "logistic function to the model first."),
         (x_ext.T @ (_logistic(m) - y) / points * 2, "it is twice too large: unlike least squares there is no factor 2."),
     ]
-    _explain_wrong_gradient(got, expected, hints, "its entry is the mean of (σ(m_p) − y_p) over the points.",
-                            "(1/P) X̃ᵀ(σ(X̃w) − y)")
+    _explain_wrong_gradient(got, expected, hints, "its entry is the mean of (sig(m_p) − y_p) over the points.",
+                            "(1/P) X̃ᵀ(sig(X̃w) − y)")
 
 
 @graded
@@ -74,7 +74,7 @@ def check_input_at_probability(student: Callable) -> None:
     """Check ``student(w, p)``: the input where a one-feature logistic model gives probability p (chapter 3).
 
     For weights ``w = (w0, w1)`` with ``w1 ≠ 0`` the model's probability of
-    class 1 is ``σ(w0 + w1 x)``; it equals ``p`` at ``x = (log(p / (1 − p)) − w0) / w1``.
+    class 1 is ``sig(w0 + w1 x)``; it equals ``p`` at ``x = (log(p / (1 − p)) − w0) / w1``.
     At ``p = 0.5`` that is the decision boundary ``−w0 / w1``. Cases include a
     negative slope and probabilities on both sides of 0.5.
     """
@@ -92,14 +92,14 @@ def check_input_at_probability(student: Callable) -> None:
         expected = (logit - w0) / w1
         if abs(got - expected) <= 1e-8 * max(1.0, abs(expected)):
             continue
-        where = f"for w = ({w0:g}, {w1:g}) and p = {p:g} you returned {got:.6g}, but σ(w0 + w1·x) = p at x = {expected:.6g}"
+        where = f"for w = ({w0:g}, {w1:g}) and p = {p:g} you returned {got:.6g}, but sig(w0 + w1·x) = p at x = {expected:.6g}"
         hints = [
             ((logit + w0) / w1, "the sign is flipped: solve w0 + w1·x = log(p / (1 − p)) for x; at p = 0.5 "
                                 "that gives the boundary x = −w0 / w1."),
             (-w1 / w0, "w0 and w1 are swapped: solve w0 + w1·x = 0 for x."),
-            ((p - w0) / w1, "you set the model equal to p; set σ(model) equal to p, that is the model equal to "
+            ((p - w0) / w1, "you set the model equal to p; set sig(model) equal to p, that is the model equal to "
                             "log(p / (1 − p))."),
-            ((-logit - w0) / w1, "the log-odds have the wrong sign: σ(t) = p at t = log(p / (1 − p))."),
+            ((-logit - w0) / w1, "the log-odds have the wrong sign: sig(m) = p at m = log(p / (1 − p))."),
             (-w0 / w1, "that is the p = 0.5 boundary; for other p the model must equal log(p / (1 − p))."),
         ]
         for wrong, hint in hints:

@@ -53,12 +53,12 @@ def data_and_lines(x, y, lines: Sequence = (), *, title: str):
 
 
 def gap_and_bound(gap, bound, *, title: str = r"Gradient descent with $\alpha = 1/L$"):
-    """Draw the cost gap of a run beside its O(1/k) bound, on log-log axes (chapter 1).
+    """Draw the cost gap of a run beside its O(1/t) bound, on log-log axes (chapter 1).
 
     Parameters
     ----------
     gap : array of shape (K,)
-        ``g(w^k) - g(w*)`` for steps ``k = 1 .. K``.
+        ``g(w^t) - g(w*)`` for steps ``t = 1 .. K``.
     bound : array of shape (K,)
         The guaranteed upper bound at the same steps.
     title : str
@@ -70,10 +70,10 @@ def gap_and_bound(gap, bound, *, title: str = r"Gradient descent with $\alpha = 
     gap, bound = np.asarray(gap, float), np.asarray(bound, float)
     if gap.shape != bound.shape or gap.ndim != 1:
         raise ValueError(f"gap and bound must be 1-D of one shape; found {gap.shape} and {bound.shape}.")
-    k = np.arange(1, len(gap) + 1)
+    t = np.arange(1, len(gap) + 1)
     fig, ax = plt.subplots(figsize=(5.5, 3.6))
-    ax.loglog(k, gap, "-", lw=2, label=r"actual gap $g(w^k) - g(w^\star)$")
-    ax.loglog(k, bound, "--", lw=2, label=r"bound $L\,\|w^0 - w^\star\|^2 / (2k)$")
-    ax.set(xlabel="step $k$ (log scale)", ylabel="cost gap (log scale)", title=title)
+    ax.loglog(t, gap, "-", lw=2, label=r"actual gap $g(w^t) - g(w^\star)$")
+    ax.loglog(t, bound, "--", lw=2, label=r"bound $L\,\|w^0 - w^\star\|^2 / (2t)$")
+    ax.set(xlabel="step $t$ (log scale)", ylabel="cost gap (log scale)", title=title)
     ax.legend(fontsize=9)
     return fig

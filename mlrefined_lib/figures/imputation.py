@@ -105,39 +105,6 @@ def filled_on_the_mean(train, filled, test, fill_value):
     return fig
 
 
-def leak_by_gap_share(leaks, designs):
-    """Draw the leak of a fill value fitted on all rows against the share
-    of gaps, one curve per fold design (chapter 8).
-
-    ``leaks`` is a list of (design, share of gaps, comparison), where the
-    comparison has a ``mean_difference`` (leaky minus honest MSE) and a 95%
-    ``interval``; ``designs`` lists (design, marker) pairs. The points of
-    the two designs are shifted apart by 0.6 percentage points so that their
-    error bars do not overlap.
-
-    Returns
-    -------
-    matplotlib Figure
-    """
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    for (design, marker), offset in zip(designs, [-0.006, 0.006]):
-        rows = [(share, leak) for d, share, leak in leaks if d == design]
-        means = np.array([leak.mean_difference for _, leak in rows])
-        intervals = np.array([leak.interval for _, leak in rows])
-        ax.errorbar(
-            [100 * (share + offset) for share, _ in rows], means,
-            yerr=np.array([means - intervals[:, 0], intervals[:, 1] - means]),
-            marker=marker, capsize=4, ls="-" if marker == "o" else "--",
-            label=design,
-        )
-    ax.axhline(0, color="k", lw=0.8)
-    ax.set(xlabel="horsepower missing (% of cars)", ylabel="leaky − honest MSE (mpg²)",
-           title="Fill value fitted on all cars: the leak, with 95% intervals")
-    ax.legend(fontsize=9)
-    fig.tight_layout()
-    return fig
-
-
 def imputer_comparison(scores, comparisons, pairs):
     """Draw each imputer's cross-validated error and the close paired
     comparisons (chapter 8).

@@ -460,8 +460,8 @@ function render({ model, el: root }) {
     hctx.textAlign = "center";
     hctx.fillText("0", X(0), T + ph + 15); hctx.fillText(String(plannedSteps()), X(plannedSteps()), T + ph + 15);
     hctx.font = "12px system-ui, sans-serif";
-    hctx.fillText(kind === "minibatch" ? `step k (${stepsPerEpoch(state.batch)} per epoch)` : "step k", L + pw / 2, H - 8);
-    hctx.fillText("cost g(w^k), log scale" + (gmin === null ? "" : "; dashed: minimum"), W / 2, 18);
+    hctx.fillText(kind === "minibatch" ? `step t (${stepsPerEpoch(state.batch)} per epoch)` : "step t", L + pw / 2, H - 8);
+    hctx.fillText("cost g(w^t), log scale" + (gmin === null ? "" : "; dashed: minimum"), W / 2, 18);
     hctx.save(); hctx.beginPath(); hctx.rect(L, T, pw, ph); hctx.clip();
     if (gmin !== null) {
       hctx.setLineDash([5, 4]); hctx.strokeStyle = "#000"; hctx.beginPath();

@@ -54,7 +54,7 @@ def test_gap_and_bound_draws_both_curves_on_log_axes():
     fig = figures.gap_and_bound(gap, bound)
     (ax,) = fig.axes
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    assert ax.get_xlabel() == "step $k$ (log scale)"
+    assert ax.get_xlabel() == "step $t$ (log scale)"
     assert ax.get_ylabel() == "cost gap (log scale)"
     assert ax.get_title() == r"Gradient descent with $\alpha = 1/L$"
     actual, limit = ax.lines

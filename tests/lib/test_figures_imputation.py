@@ -52,25 +52,6 @@ def test_filled_on_the_mean_draws_three_groups_and_the_fill_value():
         "horsepower", "fuel economy (miles per gallon)")
 
 
-def test_leak_by_gap_share_one_curve_per_design():
-    def leak(mean):
-        return SimpleNamespace(mean_difference=mean,
-                               interval=(mean - 0.1, mean + 0.2))
-    leaks = [("random", 0.1, leak(0.01)), ("random", 0.3, leak(0.05)),
-             ("time", 0.1, leak(-0.02))]
-    fig = figures.leak_by_gap_share(leaks, [("random", "o"), ("time", "s")])
-    (ax,) = fig.axes
-    first, second = (c.lines[0] for c in ax.containers)
-    np.testing.assert_allclose(np.asarray(first.get_xdata(), float),
-                               [9.4, 29.4])
-    np.testing.assert_allclose(np.asarray(first.get_ydata(), float),
-                               [0.01, 0.05])
-    np.testing.assert_allclose(np.asarray(second.get_xdata(), float), [10.6])
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["random",
-                                                                   "time"]
-    assert ax.get_ylabel() == "leaky − honest MSE (mpg²)"
-
-
 def test_imputer_comparison_draws_scores_and_pairs():
     scores = {"mean": SimpleNamespace(mean=40.0, standard_error=2.0),
               "5-NN": SimpleNamespace(mean=13.0, standard_error=1.0)}
