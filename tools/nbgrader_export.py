@@ -76,6 +76,14 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # Whole chapters run when autograding; the slowest takes under a minute here.
 c.ExecutePreprocessor.timeout = 600
 c.Execute.timeout = 600
+
+# Grades the student's process cannot forge: autograde's Execute step is replaced by one that
+# decides every check cell in this process (which imports the checks now, before any student
+# code exists) while the student's cells run in a child process without write access to the
+# course; nbgrader then scores the check cells from that verdict (mlrefined_lib/checks/_nbgrader.py).
+from mlrefined_lib.checks._nbgrader import autograde_preprocessors  # noqa: E402
+
+c.Autograde.autograde_preprocessors = autograde_preprocessors()
 '''
 
 
