@@ -29,6 +29,12 @@ instead. In each notebook
   of MyST's exercise syntax is left;
 * outputs, execution counts and stored widget state are cleared.
 
+``nbgrader_config.py`` replaces autograde's execution step with
+``mlrefined_lib.checks._nbgrader.IsolatedExecute``: the check cells are decided
+in nbgrader's process, with the student's cells run in a child process
+(``mlrefined_lib/checks/_isolated.py``), and each check cell's outputs (so its
+score and its feedback) are that verdict.
+
 Points come from the exercise's first line, for example
 ``★★ · about 20 min · 3 points`` (all for the check, or all for the answer of
 a question without code) or ``★★ · about 25 min · 4 points (1 for the

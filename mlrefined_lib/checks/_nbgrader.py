@@ -93,7 +93,7 @@ def autograde_preprocessors() -> list:
     """nbgrader's autograde preprocessors, with :class:`IsolatedExecute` in place of its Execute."""
     from nbgrader.converters.autograde import Autograde
 
-    default = list(Autograde.class_traits()["autograde_preprocessors"].default_value)
+    default = list(Autograde.class_traits()["autograde_preprocessors"].default())
     if Execute not in default:
         raise RuntimeError("this nbgrader's autograde has no Execute step to replace")
     return [IsolatedExecute if step is Execute else step for step in default]

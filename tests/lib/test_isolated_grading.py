@@ -186,7 +186,7 @@ def test_values_survive_the_channel(value):
 
 
 def test_pandas_values_survive_the_channel():
-    series = pd.Series(pd.to_datetime(["2021-03-04 05:00", "2022-01-01"]), name="stamps")
+    series = pd.Series(pd.to_datetime(["2021-03-04 05:00", "2022-01-01 00:00"]), name="stamps")
     back = decode(json.loads(json.dumps(encode(series))))
     assert type(back) is pd.Series and back.equals(series)
     frame = pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]})
