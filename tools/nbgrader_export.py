@@ -94,7 +94,7 @@ c.Autograde.autograde_preprocessors = autograde_preprocessors()
 
 
 CHECK_CALL = re.compile(r"\bchecks\.(?P<name>check_\w+)\s*\(")
-GRADED_IMPORT = ("# Graded: the checks as the library registered them, whatever a cell has rebound since.\n"
+GRADED_IMPORT = ("# Graded apart from this notebook's process (see nbgrader_config.py); here, the checks as registered.\n"
                  "from mlrefined_lib.checks._grading import registered_check\n")
 
 
