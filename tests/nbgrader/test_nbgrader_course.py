@@ -117,7 +117,7 @@ def _wrong(value):
     if isinstance(value, (float, numpy.floating)):
         return value * 1.5 + 0.25
     if isinstance(value, numpy.ndarray) and value.dtype.kind in "iuf":
-        return value + (1 if value.dtype.kind in "iu" else 0.25)
+        return value + 1 if value.dtype.kind in "iu" else value * 1.5 + 0.25
     return value
 
 
@@ -225,13 +225,19 @@ def grades(course: Path) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def graded(course, tmp_path_factory):
+def released(course) -> float:
+    """`nbgrader generate_assignment` of every chapter; the seconds it took."""
     if not (VENV / "bin" / "nbgrader").exists():
         if "NBGRADER_VENV" in os.environ:
             pytest.fail(f"NBGRADER_VENV={VENV} has no nbgrader")
         pytest.skip("no .venv-nbgrader: run `make test-nbgrader`")
     started = time.perf_counter()
     finish(nbgrader(course, "generate_assignment", "*"), "nbgrader generate_assignment")
+    return time.perf_counter() - started
+
+
+@pytest.fixture(scope="module")
+def graded(course, released, tmp_path_factory):
     generated = time.perf_counter()
     # Three submissions (the solutions, the unchanged release, wrong answers), graded by JOBS
     # autograde processes at the same time, each on its own copy of the course (and gradebook)
@@ -268,7 +274,7 @@ def graded(course, tmp_path_factory):
                     results["errors"] += [f"{path.parent.name}/{path.name} cell {index}: {o.ename}: {o.evalue}"
                                           for o in cell.outputs if o.output_type == "error"]
     done = time.perf_counter()
-    print(f"\nnbgrader: generate_assignment {generated - started:.0f} s, "
+    print(f"\nnbgrader: generate_assignment {released:.0f} s, "
           f"autograde of three submissions ({len(running)} processes) {done - generated:.0f} s")
     return results
 
@@ -371,8 +377,8 @@ CHEATS = {
 
 
 @pytest.fixture(scope="module")
-def tampered(graded, course, tmp_path_factory):
-    """Autograde the tampered submissions, in one call (after the other grading: the cores are shared)."""
+def tampered(released, course, tmp_path_factory):
+    """Autograde the tampered submissions, in one call (its tests come last: the cores are shared)."""
     notebook = next(p for p in BOOK_NOTEBOOKS if p.parent.name == TAMPERED_CHAPTER)
     release = nbformat.read(course / "release" / TAMPERED_CHAPTER / notebook.name, 4)
     ids = [c.metadata.get("nbgrader", {}).get("grade_id") for c in release.cells]
