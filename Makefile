@@ -128,7 +128,9 @@ test-standalone: $(STAMP)
 	$(BIN)/pytest tests/standalone -q -p no:cacheprovider -rs
 
 # nbgrader runs in its own venv (never in $(VENV)): generate_assignment, then
-# autograde of the solutions and of the unchanged release, side by side.
+# autograde of the solutions, the unchanged release and wrong answers, side by
+# side, and of tampered copies of chapter 1. The course grades its check cells
+# apart from the student's process (mlrefined_lib/checks/_isolated.py).
 # `make test` reuses the Binder venv (requirements.txt is installed there
 # already, and nbval has finished with it) instead of building another.
 NBGRADER_VENV ?= .venv-nbgrader

@@ -29,6 +29,12 @@ instead. In each notebook
   of MyST's exercise syntax is left;
 * outputs, execution counts and stored widget state are cleared.
 
+``nbgrader_config.py`` replaces autograde's execution step with
+``mlrefined_lib.checks._nbgrader.IsolatedExecute``: the check cells are decided
+in nbgrader's process, with the student's cells run in a child process
+(``mlrefined_lib/checks/_isolated.py``), and each check cell's outputs (so its
+score and its feedback) are that verdict.
+
 Points come from the exercise's first line, for example
 ``★★ · about 20 min · 3 points`` (all for the check, or all for the answer of
 a question without code) or ``★★ · about 25 min · 4 points (1 for the
@@ -76,11 +82,19 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # Whole chapters run when autograding; the slowest takes under a minute here.
 c.ExecutePreprocessor.timeout = 600
 c.Execute.timeout = 600
+
+# Grades the student's process cannot forge: autograde's Execute step is replaced by one that
+# decides every check cell in this process (which imports the checks now, before any student
+# code exists) while the student's cells run in a child process without write access to the
+# course; nbgrader then scores the check cells from that verdict (mlrefined_lib/checks/_nbgrader.py).
+from mlrefined_lib.checks._nbgrader import autograde_preprocessors  # noqa: E402
+
+c.Autograde.autograde_preprocessors = autograde_preprocessors()
 '''
 
 
 CHECK_CALL = re.compile(r"\bchecks\.(?P<name>check_\w+)\s*\(")
-GRADED_IMPORT = ("# Graded: the checks as the library registered them, whatever a cell has rebound since.\n"
+GRADED_IMPORT = ("# Graded apart from this notebook's process (see nbgrader_config.py); here, the checks as registered.\n"
                  "from mlrefined_lib.checks._grading import registered_check\n")
 
 

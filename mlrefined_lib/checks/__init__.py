@@ -11,7 +11,10 @@ message. Notebooks use them as ``from mlrefined_lib import checks`` then
 Every check is defined under ``@graded`` (in the private module
 ``_grading``: one-line failures, the library functions an exercise rules
 out, tampering found and undone); the reference computations that several
-chapters share are in ``_reference``.
+chapters share are in ``_reference``. The nbgrader course does not trust the
+student's process: it runs the same checks in nbgrader's process, with the
+student's functions called in a child process (``_isolated``, wired into
+``nbgrader autograde`` by ``_nbgrader``).
 """
 
 import sys

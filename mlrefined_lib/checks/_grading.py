@@ -26,7 +26,10 @@ in a notebook and under nbgrader's autograder,
 
 The nbgrader course (``tools/nbgrader_export.py``) calls the checks through
 :func:`registered_check`, which looks the check up in the registry filled
-here at decoration time, not through the notebook's name ``checks``.
+here at decoration time, not through the notebook's name ``checks``. These
+guards only raise the bar in the student's own kernel; the course's grades
+come from :mod:`._isolated`, which runs the registered checks in a process
+the student's code never ran in.
 """
 
 from __future__ import annotations

@@ -3,18 +3,29 @@
 Run by `make test-nbgrader`, which builds `.venv-nbgrader` (nbgrader and
 requirements.txt, apart from the book's own venv) and sets NBGRADER_VENV.
 The test writes a fresh course with the same tool as `make nbgrader`, runs
-`nbgrader generate_assignment` on every chapter, then autogrades two
+`nbgrader generate_assignment` on every chapter, then autogrades three
 submissions of every chapter, in JOBS (at least 2) nbgrader processes at the
-same time, each on its own copy of the course: the source notebooks (every solution in place), which must earn
-every code point and run without an error in any cell (the exercise
-notebooks keep every chapter cell their exercises use), and the unchanged
-release, which must earn none. It also checks that the release holds no
-solution code and no worked answer, and it autogrades three tampered copies
-of one exercise notebook (chapter 1's) in one autograde call: the release
-with, added to one exercise's solution cell, the check replaced on the module,
-the name `checks` rebound, or `np.allclose` replaced (with a wrong answer that
-it would let through). Each must earn none of that check's points, and the
-check cell must say what was replaced.
+same time, each on its own copy of the course: the source notebooks (every
+solution in place), which must earn every code point and run without an error
+in any cell (the exercise notebooks keep every chapter cell their exercises
+use); the unchanged release, which must earn none; and wrong answers (every
+function of every solution cell made to return something else), which must
+earn none. It also checks that the release holds no solution code and no
+worked answer, and it autogrades tampered copies of one exercise notebook
+(chapter 1's) in one autograde call: the release with, added to one
+exercise's solution cell, one of the cheats of ``CHEATS`` (a check replaced on
+the module, the name `checks` rebound, `np.allclose` replaced, the checks'
+registry changed in place, what the check cells import replaced, NumPy's
+private comparison helpers replaced, the answer read from the check's own
+frames, the check's failure swallowed by an exception handler). Each must earn
+no code point, and the check cell must show the isolated grader's hint.
+
+The course grades with mlrefined_lib/checks/_isolated.py (the checks run in
+nbgrader's process, the student's cells in a child). With
+NBGRADER_WITHOUT_ISOLATION=1 the test removes that from the course's
+nbgrader_config.py, so the checks run in the student's kernel as nbgrader
+alone would run them: the tampering tests then fail (that is how one sees that
+they can).
 
 Without NBGRADER_VENV and without `.venv-nbgrader` the nbgrader part is
 skipped; the checks of the exported notebooks themselves always run.
@@ -22,6 +33,7 @@ skipped; the checks of the exported notebooks themselves always run.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import os
@@ -87,11 +99,52 @@ def solution_code(notebook) -> list[str]:
     return lines
 
 
+WRONG = """
+
+
+# (test) every function of this cell returns something else than it computed
+def _wrong(value):
+    import numpy
+
+    if isinstance(value, tuple):
+        return tuple(_wrong(v) for v in value)
+    if isinstance(value, list):
+        return [_wrong(v) for v in value]
+    if isinstance(value, (bool, numpy.bool_)):
+        return not value
+    if isinstance(value, (int, numpy.integer)):
+        return value + 1
+    if isinstance(value, (float, numpy.floating)):
+        return value * 1.5 + 0.25
+    if isinstance(value, numpy.ndarray) and value.dtype.kind in "iuf":
+        return value + 1 if value.dtype.kind in "iu" else value * 1.5 + 0.25
+    return value
+
+
+for _name in {names}:
+    globals()[_name] = (lambda f: lambda *a, **k: _wrong(f(*a, **k)))(globals()[_name])
+"""
+
+
+def wrong_answers(notebook):
+    """The source notebook with every function that a solution cell defines returning a wrong value."""
+    notebook = nbformat.from_dict(notebook)
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution"):
+            names = [n.name for n in ast.parse(cell.source).body if isinstance(n, ast.FunctionDef)]
+            if names:
+                cell.source += WRONG.replace("{names}", repr(names))
+    return notebook
+
+
 @pytest.fixture(scope="module")
 def course(tmp_path_factory) -> Path:
     """A fresh export (the same tool `make nbgrader` runs)."""
     out = tmp_path_factory.mktemp("course") / "course"
     assert nbgrader_export.main(out) == 0
+    if os.environ.get("NBGRADER_WITHOUT_ISOLATION") == "1":
+        config = out / "nbgrader_config.py"
+        config.write_text(config.read_text().replace("c.Autograde.autograde_preprocessors", "# c.Autograde.autograde_preprocessors"))
     return out
 
 
@@ -172,48 +225,57 @@ def grades(course: Path) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def graded(course, tmp_path_factory):
+def released(course) -> float:
+    """`nbgrader generate_assignment` of every chapter; the seconds it took."""
     if not (VENV / "bin" / "nbgrader").exists():
         if "NBGRADER_VENV" in os.environ:
             pytest.fail(f"NBGRADER_VENV={VENV} has no nbgrader")
         pytest.skip("no .venv-nbgrader: run `make test-nbgrader`")
     started = time.perf_counter()
     finish(nbgrader(course, "generate_assignment", "*"), "nbgrader generate_assignment")
+    return time.perf_counter() - started
+
+
+@pytest.fixture(scope="module")
+def graded(course, released, tmp_path_factory):
     generated = time.perf_counter()
-    # Two submissions (the solutions, the unchanged release), graded by JOBS autograde
-    # processes at the same time, each on its own copy of the course (and gradebook) with
-    # a share of the chapters: every chapter of both submissions is autograded once.
+    # Three submissions (the solutions, the unchanged release, wrong answers), graded by JOBS
+    # autograde processes at the same time, each on its own copy of the course (and gradebook)
+    # with a share of the chapters and students: every chapter of every submission is autograded once.
     jobs = max(2, int(os.environ.get("JOBS", "2")))
     chapters = sorted({p.parent.name for p in BOOK_NOTEBOOKS})
-    shares = {"solutions": [], "release": []}
-    per_student = max(1, jobs // 2)
-    for student in shares:
-        shares[student] = [chapters[i::per_student] for i in range(per_student)]
     work = tmp_path_factory.mktemp("graded")
+    submissions = {"solutions": lambda nb: nb, "release": None, "wrong": wrong_answers}
+    pairs = [(student, chapter) for student in submissions for chapter in chapters]
     running = []
-    for student, folder in [("solutions", "source"), ("release", "release")]:
-        for number, share in enumerate(shares[student]):
-            copy = work / f"{student}-{number}"
-            shutil.copytree(course, copy)
+    for number in range(jobs):
+        copy = work / f"share-{number}"
+        shutil.copytree(course, copy)
+        for student, chapter in pairs[number::jobs]:
             for book_path in BOOK_NOTEBOOKS:
-                if book_path.parent.name in share:
-                    target = copy / "submitted" / student / book_path.parent.name / book_path.name
+                if book_path.parent.name == chapter:
+                    target = copy / "submitted" / student / chapter / book_path.name
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(course / folder / book_path.parent.name / book_path.name, target)
-            running.append((student, copy, nbgrader(copy, "autograde", "*")))
-    results = {"solutions": [], "release": [], "errors": []}
-    for student, copy, process in running:
-        finish(process, f"nbgrader autograde of the {student} ({copy.name})")
-        results[student] += grades(copy)
-        if student == "solutions":
-            for path in sorted((copy / "autograded" / student).glob("*/*.ipynb")):
-                for index, cell in enumerate(nbformat.read(path, 4).cells):
-                    if cell.cell_type == "code" and "raises-exception" not in cell.metadata.get("tags", []):
-                        results["errors"] += [f"{path.parent.name}/{path.name} cell {index}: {o.ename}: {o.evalue}"
-                                              for o in cell.outputs if o.output_type == "error"]
+                    make = submissions[student]
+                    if make is None:
+                        shutil.copy2(course / "release" / chapter / book_path.name, target)
+                    else:
+                        nbformat.write(make(nbformat.read(course / "source" / chapter / book_path.name, 4)), target)
+        running.append((copy, nbgrader(copy, "autograde", "*")))
+    results = {student: [] for student in submissions}
+    results["errors"] = []
+    for copy, process in running:
+        finish(process, f"nbgrader autograde ({copy.name})")
+        for row in grades(copy):
+            results[row["student"]].append(row)
+        for path in sorted((copy / "autograded" / "solutions").glob("*/*.ipynb")):
+            for index, cell in enumerate(nbformat.read(path, 4).cells):
+                if cell.cell_type == "code" and "raises-exception" not in cell.metadata.get("tags", []):
+                    results["errors"] += [f"{path.parent.name}/{path.name} cell {index}: {o.ename}: {o.evalue}"
+                                          for o in cell.outputs if o.output_type == "error"]
     done = time.perf_counter()
-    print(f"\nnbgrader: generate_assignment {generated - started:.0f} s, "
-          f"autograde of both submissions ({len(running)} processes) {done - generated:.0f} s")
+    print(f"\nnbgrader: generate_assignment {released:.0f} s, "
+          f"autograde of three submissions ({len(running)} processes) {done - generated:.0f} s")
     return results
 
 
@@ -250,6 +312,13 @@ def test_unchanged_release_earns_no_code_point(graded):
     assert answers and all(g["auto"] == 0 for g in answers), "an unchanged answer cell should score 0"
 
 
+def test_wrong_answers_earn_no_code_point(graded):
+    code = [g for g in graded["wrong"] if g["kind"] == "code"]
+    assert len(code) == len([g for g in graded["solutions"] if g["kind"] == "code"])
+    earned = [f"{g['notebook']}/{g['cell']}: {g['auto']}" for g in code if g["auto"] != 0]
+    assert not earned, f"wrong answers earned points: {earned}"
+
+
 def test_release_holds_no_solution(graded, course):
     for book_path in BOOK_NOTEBOOKS:
         book = nbformat.read(book_path, 4)
@@ -271,21 +340,45 @@ TAMPERED_CHAPTER = "01_gradient_descent"
 TAMPERED_CHECK = "check_least_squares_gradient"
 # student -> (the solution cell handed in, from the release's cell and its function's name;
 #             what the check cell's failure must say)
+STUB_SAYS = "is not written yet"
+WRONG_ZERO = "def {name}(x, y, w):\n    return np.zeros(len(w))\n\n\n"
 CHEATS = {
+    # the three the course defeated before it graded apart
     "tamper-module": (lambda cell, name: cell + f'\nchecks.{TAMPERED_CHECK} = lambda *a, **k: print("Correct")\n',
-                      f"`checks.{TAMPERED_CHECK}` was replaced"),
+                      STUB_SAYS),
     "tamper-name": (lambda cell, name: cell + f"\nimport types\n\nchecks = types.SimpleNamespace({TAMPERED_CHECK}="
                                             "lambda *a, **k: None)\n",
-                    "name `checks` was rebound"),
-    "tamper-numpy": (lambda cell, name: f"def {name}(x, y, w):\n    return np.zeros(len(w))\n\n\n"
-                                        "np.allclose = lambda *a, **k: True\n",
-                     "`numpy.allclose` was replaced"),
+                    STUB_SAYS),
+    "tamper-numpy": (lambda cell, name: WRONG_ZERO.format(name=name) + "np.allclose = lambda *a, **k: True\n",
+                     "your gradient is not right"),
+    # the kinds that earned points when the checks ran in the student's kernel
+    "tamper-registry": (lambda cell, name: cell + "\nfrom mlrefined_lib.checks._grading import REGISTRY; "
+                                                "REGISTRY.update({k: (lambda *a, **kw: None) for k in REGISTRY})\n",
+                        STUB_SAYS),
+    "tamper-import": (lambda cell, name: cell + "\nimport mlrefined_lib.checks._grading as g; "
+                                              "g.registered_check = lambda *a, **k: (lambda *a, **k: None)\n",
+                      STUB_SAYS),
+    "tamper-numpy-private": (lambda cell, name: WRONG_ZERO.format(name=name)
+                             + "import numpy._core.numeric as numeric\n\n"
+                             "numeric.isclose = lambda a, b, *r, **k: np.ones(np.broadcast(a, b).shape, dtype=bool)\n"
+                             "numeric.array_equal = lambda *a, **k: True\n",
+                             "your gradient is not right"),
+    "tamper-frames": (lambda cell, name: f"def {name}(x, y, w):\n    import sys\n\n    frame = sys._getframe(1)\n"
+                                         "    while frame is not None:\n"
+                                         "        if \"expected\" in frame.f_locals:\n"
+                                         "            return frame.f_locals[\"expected\"]\n"
+                                         "        frame = frame.f_back\n"
+                                         "    return np.ones(len(w))\n",
+                      "your gradient is not right"),
+    "tamper-swallow": (lambda cell, name: cell + "\nget_ipython().set_custom_exc((BaseException,), "
+                                               "lambda shell, etype, value, tb, tb_offset=None: None)\n",
+                       STUB_SAYS),
 }
 
 
 @pytest.fixture(scope="module")
-def tampered(graded, course, tmp_path_factory):
-    """Autograde the three tampered submissions, in one call (after the other grading: the cores are shared)."""
+def tampered(released, course, tmp_path_factory):
+    """Autograde the tampered submissions, in one call (its tests come last: the cores are shared)."""
     notebook = next(p for p in BOOK_NOTEBOOKS if p.parent.name == TAMPERED_CHAPTER)
     release = nbformat.read(course / "release" / TAMPERED_CHAPTER / notebook.name, 4)
     ids = [c.metadata.get("nbgrader", {}).get("grade_id") for c in release.cells]
@@ -314,8 +407,9 @@ def tampered(graded, course, tmp_path_factory):
 
 
 @pytest.mark.parametrize("student", sorted(CHEATS))
-def test_tampering_earns_no_point_and_is_named(tampered, student):
-    mine = [g for g in tampered["grades"] if g["student"] == student and g["cell"] == tampered["check_id"]]
-    assert len(mine) == 1 and mine[0]["max"] > 0, mine
-    assert mine[0]["auto"] == 0, f"{student} earned {mine[0]['auto']} points for {tampered['check_id']}"
+def test_tampering_earns_no_code_point_and_gets_the_hint(tampered, student):
+    mine = [g for g in tampered["grades"] if g["student"] == student and g["kind"] == "code"]
+    assert len(mine) >= 2 and all(g["max"] > 0 for g in mine), mine
+    earned = [f"{g['cell']}: {g['auto']}" for g in mine if g["auto"] != 0]
+    assert not earned, f"{student} earned code points: {earned}"
     assert CHEATS[student][1] in tampered["outputs"][student], tampered["outputs"][student]
