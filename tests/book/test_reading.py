@@ -14,6 +14,8 @@ what the checks need is measured then, and each test reads its part:
   edge;
 * a solution opens when its title is clicked (on its words, not only on its
   chevron), and each exercise has one solution box;
+* on a phone, a table of the text (not a cell's output) fits the screen: it
+  reflows, a card per row;
 * the landing page's "Next" link reads on at most two lines on a phone.
 """
 
@@ -71,9 +73,13 @@ MEASURE_JS = r"""async () => {
             scrolls: m.scrollWidth > m.clientWidth + 1, hint: hintAfter(m) || hintAfter(m.closest("div.math") || m), overflow: getComputedStyle(m).overflowX,
             left: r.left, right: r.right};
   });
+  const textTables = [...document.querySelectorAll("article table")].filter((t) => !t.closest(".cell_output") && shown(t))
+    .map((t) => { const box = t.parentElement, r = t.getBoundingClientRect();
+      return {head: t.querySelector("th") ? t.querySelector("th").textContent.trim() : "", right: r.right,
+              scrolls: box.scrollWidth > box.clientWidth + 1 || t.scrollWidth > t.clientWidth + 1}; });
   const next = document.querySelector(".prev-next-area a.right-next .prev-next-title");
   const nextLines = next ? Math.round(next.getBoundingClientRect().height / parseFloat(getComputedStyle(next).lineHeight)) : null;
-  return {width, tables, math, nextLines, errors: document.querySelectorAll("mjx-merror").length};
+  return {width, tables, math, textTables, nextLines, errors: document.querySelectorAll("mjx-merror").length};
 }"""
 _measured: dict = {}
 
@@ -191,6 +197,14 @@ def test_each_exercise_has_one_solution_box(seen, reading_page, device):
     titles = [s["title"] for s in seen["solutions"]]
     twice = sorted({t for t in titles if titles.count(t) > 1})
     assert not twice, f"{reading_page}: exercises with two solution boxes: {twice}"
+
+
+def test_text_tables_fit_a_phone(seen, reading_page, device):
+    if not device.startswith("phone"):
+        pytest.skip("a desktop has room for the tables")
+    wide = [f"{t['head']!r}: right edge {t['right']:.0f} px, scrolls {t['scrolls']}" for t in seen["textTables"]
+            if t["scrolls"] or t["right"] > seen["width"] + 0.5]
+    assert not wide, f"{device}, {reading_page}: tables of the text wider than the screen:\n  " + "\n  ".join(wide)
 
 
 @pytest.mark.parametrize("mode", ["phone", "phone-dark"])
