@@ -4,7 +4,7 @@
 // such picture gets one line saying where the figure is interactive: this
 // page in the online book (its canonical address, from `html.baseurl` in
 // _config.yml; the page's own address when the book has none). On screen the
-// line is hidden.
+// line is hidden. The solutions are printed together at the page's end (below).
 (function () {
   "use strict";
 
@@ -61,8 +61,44 @@
     search.htmlToText = patched;
   }
 
+  // Printed, a page's solutions come together at its end, in a section
+  // "Solutions" (each under its title, "Solution to Exercise 7.2 (...)"),
+  // instead of open after each exercise; without the fold's chevron. After
+  // printing they go back where they were. `make pdf` (tools/pdf.py) calls
+  // this before printing each page.
+  var moved = [];
+  function gatherSolutions() {
+    if (moved.length) return 0;
+    var article = document.querySelector("article.bd-article");
+    var solutions = article ? Array.prototype.slice.call(article.querySelectorAll("div.solution")) : [];
+    if (!solutions.length) return 0;
+    var section = document.createElement("section");
+    section.className = "print-solutions";
+    var heading = document.createElement("h2");
+    heading.textContent = "Solutions";
+    section.appendChild(heading);
+    solutions.forEach(function (box) {
+      var mark = document.createComment("solution");
+      box.parentNode.insertBefore(mark, box);
+      moved.push([box, mark]);
+      section.appendChild(box);
+    });
+    article.appendChild(section);
+    return solutions.length;
+  }
+  function restoreSolutions() {
+    if (!moved.length) return;
+    var section = document.querySelector("section.print-solutions");
+    moved.forEach(function (pair) { pair[1].parentNode.replaceChild(pair[0], pair[1]); });
+    moved = [];
+    if (section) section.remove();
+  }
+  window.bookGatherSolutions = gatherSolutions;
+
   patchSearch();
   window.addEventListener("beforeprint", addNotes);
+  window.addEventListener("beforeprint", gatherSolutions);
+  window.addEventListener("afterprint", restoreSolutions);
   function start() {
     patchSearch();
     addNotes();

@@ -9,12 +9,16 @@ and prints it with the book's print stylesheet (``assets/book.css``: controls
 hidden, each widget as its picture with the address of the page where it is
 live, code wrapped). pypdf joins the pages into one file with a bookmark for
 each page (a chapter, or a section of one), holding the bookmarks of its
-headings. The result is ``_build/pdf/feature-engineering-refined.pdf``, also
+headings. Each page's solutions are printed together at its end, in a section
+"Solutions" (``assets/print.js``). After the landing page come the contents,
+every page with the number of the page it starts on, and every page of the
+book is numbered. The result is ``_build/pdf/feature-engineering-refined.pdf``, also
 copied into ``_build/html/`` so that the landing page's link to it resolves.
 """
 
 from __future__ import annotations
 
+import html
 import io
 import shutil
 import sys
@@ -46,6 +50,8 @@ READY_JS = """async () => {
   await document.fonts.ready;
   return true;
 }"""
+# The page's solutions, gathered in a section "Solutions" at its end (assets/print.js).
+GATHER_SOLUTIONS_JS = "() => window.bookGatherSolutions ? window.bookGatherSolutions() : 0"
 # The page's title (its first heading, with the chapter's number) and the text
 # of every printed heading, in order: Chromium's own bookmarks take their titles
 # from the printed lines (words at a line break run together), so the merged
@@ -76,6 +82,7 @@ def print_pages(build: Path = BUILD, pages: list[str] | None = None, log=print) 
             page.goto(f"{base}/{path}", wait_until="load")
             page.emulate_media(media="print")
             page.evaluate(READY_JS)
+            page.evaluate(GATHER_SOLUTIONS_JS)
             headings = page.evaluate(HEADINGS_JS) or [path]
             pdf = page.pdf(print_background=True, outline=True, tagged=True, **PAPER)
             page.emulate_media(media="screen")
@@ -85,14 +92,95 @@ def print_pages(build: Path = BUILD, pages: list[str] | None = None, log=print) 
     return printed
 
 
-def merge(printed: list[tuple[str, list[str], bytes]], sections: set[str], out: Path) -> None:
+def page_counts(printed: list[tuple[str, list[str], bytes]]) -> list[int]:
+    from pypdf import PdfReader
+
+    return [len(PdfReader(io.BytesIO(pdf)).pages) for _, _, pdf in printed]
+
+
+def contents_html(entries: list[tuple[str, int, bool]]) -> str:
+    """The printed book's contents: each page's title and the number of the page it starts on
+    (a section of a chapter indented under it)."""
+    rows = "".join(
+        f'<li class="{"section" if section else "chapter"}"><span class="title">{html.escape(title)}</span>'
+        f'<span class="dots"></span><span class="number">{number}</span></li>'
+        for title, number, section in entries)
+    return f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Contents</title><style>
+  body {{ font-family: "DejaVu Sans", sans-serif; font-size: 11pt; color: #222; }}
+  h1 {{ font-size: 20pt; font-weight: 500; margin: 0 0 1.2em; }}
+  ul {{ list-style: none; margin: 0; padding: 0; }}
+  li {{ display: flex; align-items: baseline; margin: 0.35em 0; break-inside: avoid; }}
+  li.section {{ margin-left: 1.6em; font-size: 10pt; }}
+  .dots {{ flex: 1; border-bottom: 1px dotted #888; margin: 0 0.4em; }}
+  .number {{ min-width: 2em; text-align: right; }}
+</style></head><body><h1>Contents</h1><ul>{rows}</ul></body></html>"""
+
+
+def print_contents(printed: list[tuple[str, list[str], bytes]], sections: set[str]) -> bytes:
+    """The contents pages, printed by Chromium after the landing page: every page of the book
+    with the number of its first page (numbers count from the landing page's first page, as the
+    pages' own numbers do, see :func:`number_pages`)."""
+    from playwright.sync_api import sync_playwright
+    from pypdf import PdfReader
+
+    counts = page_counts(printed)
+    length, pdf = 1, b""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        page = browser.new_page()
+        page.route("**/*", lambda r: r.abort())  # the contents page needs nothing from anywhere
+        for _ in range(3):  # until the contents' own length is the one its numbers assumed
+            entries, start = [], 1
+            for index, ((path, headings, _), count) in enumerate(zip(printed, counts)):
+                if index == 1:
+                    start += length
+                entries.append((headings[0], start, path.removesuffix(".html") in sections))
+                start += count
+            page.set_content(contents_html(entries[1:]), wait_until="load")
+            pdf = page.pdf(**PAPER)
+            found = len(PdfReader(io.BytesIO(pdf)).pages)
+            if found == length:
+                break
+            length = found
+        browser.close()
+    return pdf
+
+
+def number_pages(writer) -> None:
+    """Print each page's number, counted from 1, centred in its bottom margin."""
+    from pypdf import PageObject
+    from pypdf.generic import DictionaryObject, NameObject, StreamObject
+
+    font = writer._add_object(DictionaryObject({
+        NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+        NameObject("/BaseFont"): NameObject("/Helvetica"), NameObject("/Encoding"): NameObject("/WinAnsiEncoding")}))
+    for number, page in enumerate(writer.pages, start=1):
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        text = str(number)
+        stream = StreamObject()
+        # Helvetica's digits are 0.556 em wide: centred at 9 pt, 20 pt above the paper's edge.
+        stream.set_data(f"BT /PageNumber 9 Tf 0.3 g {width / 2 - len(text) * 2.5:.1f} 20 Td ({text}) Tj ET".encode())
+        overlay = PageObject.create_blank_page(width=width, height=height)
+        overlay[NameObject("/Contents")] = writer._add_object(stream)
+        overlay[NameObject("/Resources")] = DictionaryObject(
+            {NameObject("/Font"): DictionaryObject({NameObject("/PageNumber"): font})})
+        page.merge_page(overlay)
+
+
+def merge(printed: list[tuple[str, list[str], bytes]], sections: set[str], out: Path,
+          contents: bytes | None = None) -> None:
     """One PDF with a bookmark for each page (its title, with the chapter's number) holding
-    the bookmarks of its headings; a section's page goes under its chapter's bookmark."""
+    the bookmarks of its headings; a section's page goes under its chapter's bookmark. The
+    contents pages (if given) follow the first page's, with a bookmark "Contents"; every page
+    is numbered."""
     from pypdf import PdfReader, PdfWriter
 
     writer = PdfWriter()
     chapter = None
-    for path, headings, pdf in printed:
+    for index, (path, headings, pdf) in enumerate(printed):
+        if index == 1 and contents:
+            writer.add_outline_item(title="Contents", page_number=len(writer.pages))
+            writer.append(PdfReader(io.BytesIO(contents)), import_outline=False)
         first = len(writer.pages)
         reader = PdfReader(io.BytesIO(pdf))
         writer.append(reader, import_outline=False)
@@ -103,6 +191,7 @@ def merge(printed: list[tuple[str, list[str], bytes]], sections: set[str], out: 
         entries = list(_flatten(reader.outline))
         if len(entries) == len(headings):  # Chromium's bookmarks are the printed headings, in order
             _copy_outline(writer, reader, reader.outline, item, first, iter(headings), top=True)
+    number_pages(writer)
     writer.add_metadata({"/Title": _book_title(), "/Creator": "tools/pdf.py (Chromium, pypdf)"})
     writer.page_mode = "/UseOutlines"
     # Each page was printed on its own: the fonts, logos and images that several
@@ -153,7 +242,7 @@ def main() -> int:
     sections = set(bookfiles.toc_files(ROOT)) - chapters
     print(f"Printing {len(bookfiles.toc_pages(ROOT))} pages of {BUILD} with {CHROMIUM}:")
     printed = print_pages()
-    merge(printed, sections, OUT)
+    merge(printed, sections, OUT, print_contents(printed, sections))
     shutil.copyfile(OUT, BUILD / NAME)
     from pypdf import PdfReader
 

@@ -16,7 +16,8 @@ and reported). On each:
   network) finds no critical or serious accessibility violation;
 * the page logs no console error and no request fails;
 * on the desktop, a reader sees every number and every letter: no code cell, no
-  printed output and no table scrolls sideways, and every output figure is shown at 80%
+  printed output and no table scrolls sideways (but a printed table wider than
+  the column, its rows kept whole, with the line under it that says so), and every output figure is shown at 80%
   of its width or more (its text is at least 9 pt at 90 dpi, see
   tests/harness/test_readable_notebooks.py, so at least 9 px on the screen);
 * without JavaScript, each widget shows a picture with alt text (its initial
@@ -94,7 +95,14 @@ READABLE_JS = """() => {
     .filter((i) => !i.closest(".mlr-widget") && i.naturalWidth > 0 && i.offsetParent !== null)
     .map((i) => ({src: i.getAttribute("src").split("/").pop().slice(0, 16), natural: i.naturalWidth,
                   shown: i.getBoundingClientRect().width}));
-  return {code: scrolls(".cell_input pre"), output: scrolls(".cell_output pre, .cell_output > .output"), figures};
+  // A printed table keeps its rows on one line (tests/book/test_reading.py): wider than the
+  // column, it may scroll, with the line under it that says so.
+  const cued = (e) => e.matches("pre.printed-table") && e.nextElementSibling
+    && e.nextElementSibling.matches(".scroll-hint") && e.nextElementSibling.offsetParent !== null;
+  return {code: scrolls(".cell_input pre"), output: scrolls(".cell_output pre:not(.printed-table), .cell_output > .output")
+            .concat([...document.querySelectorAll(".cell_output pre.printed-table")]
+              .filter((e) => e.scrollWidth > e.clientWidth + 1 && !cued(e)).map((e) => `uncued table: ${e.textContent.trim().slice(0, 50)}`)),
+          figures};
 }"""
 SEARCH_BOXES_JS = """() => [...document.querySelectorAll(".search-button-field, .search-button__button")]
   .filter((b) => b.offsetParent !== null && b.getBoundingClientRect().width > 0).length"""
@@ -112,8 +120,11 @@ CLIPPING_JS = """async () => {
             scrolls: m.scrollWidth > m.clientWidth + 1, overflow: cs.overflowX, cue: cs.backgroundImage.includes("gradient"),
             right: r.right, left: r.left, focusable: m.tabIndex >= 0};
   });
+  // A printed table scrolls instead (its rows kept whole), with the line under it that says so.
+  const cued = (p) => p.matches("pre.printed-table") && p.nextElementSibling
+    && p.nextElementSibling.matches(".scroll-hint") && p.nextElementSibling.offsetParent !== null;
   const code = [...document.querySelectorAll("article .cell_input pre, article div.highlight pre")]
-    .filter((p) => p.offsetParent !== null && p.scrollWidth > p.clientWidth + 1)
+    .filter((p) => p.offsetParent !== null && p.scrollWidth > p.clientWidth + 1 && !cued(p))
     .map((p) => `${p.scrollWidth} px in ${p.clientWidth} px: ${p.textContent.trim().slice(0, 40)}`);
   const figures = [...document.querySelectorAll("article .cell_output img")]
     .filter((i) => !i.closest(".mlr-widget") && i.naturalWidth > 0 && i.offsetParent !== null)

@@ -13,6 +13,11 @@ landing page's link). Checks:
 * no code line is cut: printed at the paper's width, no code block scrolls
   sideways, and every line of every code block the printed page shows is in
   the PDF's text (spaces and line breaks aside: long lines wrap);
+* every page carries its number, and the contents (after the landing page)
+  give each page of the book with the number of the page it starts on;
+* each page's solutions are printed together at its end, after a heading
+  "Solutions", open, without the fold's chevron, and without the grading
+  markers (### BEGIN/END SOLUTION); no printed code box is empty;
 * each widget is printed as its picture, followed by one line giving the
   address of the page in the online book where it is live; the controls and
   the theme's duplicated title and contents list are not printed.
@@ -177,5 +182,113 @@ def test_widgets_print_as_pictures_with_their_address(browser, book_server, book
             assert found["notes"] == [expected] * len(views), f"{path}: notes {found['notes']}, expected {expected!r}"
             assert squeeze(expected) in pdf_text, f"{path}: {expected!r} is not in the PDF"
         assert checked >= 5, f"only {checked} chapter pages with widgets"
+    finally:
+        context.close()
+
+
+# ------------------------------------------------ page numbers, contents, solutions
+MARKER_LINE = re.compile(r"^\s*### (BEGIN|END) SOLUTION\s*$", re.M)
+CONTENTS_LINE = re.compile(r"^(?P<title>.+?)\s+(?P<number>\d+)\s*$")
+
+
+@pytest.fixture(scope="module")
+def page_texts(pdf) -> list[str]:
+    """The text of each page of the PDF, in order."""
+    return [page.extract_text() or "" for page in pdf.pages]
+
+
+def contents_entries(page_texts: list[str]) -> dict[str, int]:
+    """The contents pages' entries: title (squeezed) -> the page number they give."""
+    start = next((i for i, text in enumerate(page_texts[:20]) if text.lstrip().startswith("Contents")), None)
+    assert start is not None, "no page of the PDF's first 20 starts with 'Contents'"
+    entries = {}
+    for text in page_texts[start:start + 5]:
+        for line in text.splitlines()[:-1]:  # the last line is the page's own number
+            match = CONTENTS_LINE.match(line.strip())
+            if match:
+                entries[squeeze(match.group("title"))] = int(match.group("number"))
+        if not text.lstrip().startswith("Contents") and entries:
+            break
+    return entries
+
+
+def test_every_page_is_numbered(page_texts):
+    unnumbered = [i for i, text in enumerate(page_texts, start=1)
+                  if not re.search(rf"(^|\n)\s*{i}\s*$", text)]
+    assert not unnumbered, (f"{len(unnumbered)} of {len(page_texts)} pages do not end with their number, "
+                            f"e.g. pages {unnumbered[:10]}")
+
+
+def test_the_contents_give_each_pages_number(book, page_texts):
+    entries = contents_entries(page_texts)
+    titles = [page_title(book.build, page) for page in book.toc_pages()[1:]]
+    missing = [t for t in titles if squeeze(t) not in entries]
+    assert not missing, f"pages missing from the contents: {missing} (found {list(entries)[:5]}...)"
+    wrong = [f"{t!r}: contents say page {entries[squeeze(t)]}" for t in titles
+             if squeeze(t) not in squeeze(page_texts[entries[squeeze(t)] - 1])]
+    assert not wrong, "contents entries whose page does not hold the title:\n  " + "\n  ".join(wrong)
+    numbers = [entries[squeeze(t)] for t in titles]
+    assert numbers == sorted(numbers), f"the contents' page numbers are not in order: {numbers}"
+
+
+def test_solutions_are_gathered_at_each_pages_end_without_markers(book, page_texts):
+    """Each page's solutions are printed once each, after its "Solutions" heading and
+    nowhere before it, and no code line of the PDF is a grading marker."""
+    markers = [i for i, text in enumerate(page_texts, start=1) if MARKER_LINE.search(text)]
+    assert not markers, f"grading markers (### BEGIN/END SOLUTION) printed on pages {markers}"
+    entries = contents_entries(page_texts)
+    pages = book.toc_pages()
+    starts = [entries[squeeze(page_title(book.build, p))] for p in pages[1:]] + [len(page_texts) + 1]
+    checked = 0
+    for path, start, end in zip(pages[1:], starts, starts[1:]):
+        boxes = len(re.findall(r'<div class="solution[ "]', (book.build / path).read_text(encoding="utf-8")))
+        if not boxes:
+            continue
+        checked += 1
+        texts = page_texts[start - 1:end - 1]
+        heading = next((i for i, text in enumerate(texts) if re.match(r"\s*Solutions\s*\n", text)), None)
+        assert heading is not None, f"{path}: no page of its PDF pages {start}-{end - 1} starts with 'Solutions'"
+        before = [start + i for i, text in enumerate(texts[:heading]) if "Solution to Exercise" in text]
+        assert not before, f"{path}: solutions printed before its 'Solutions' section, on pages {before}"
+        printed = sum(squeeze(text).count("SolutiontoExercise") for text in texts[heading:])
+        assert printed >= boxes, f"{path}: {printed} solutions printed for {boxes} solution boxes"
+    assert checked >= 10, f"only {checked} pages with solutions"
+
+
+PRINTED_SOLUTIONS_JS = """() => {
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden"
+    && parseFloat(getComputedStyle(e).opacity) > 0;
+  const gathered = window.bookGatherSolutions ? window.bookGatherSolutions() : -1;
+  const boxes = [...document.querySelectorAll("article div.solution")];
+  return {gathered, boxes: boxes.length,
+          outside: boxes.filter((b) => !b.closest("section.print-solutions")).length,
+          chevrons: boxes.filter((b) => [...b.querySelectorAll("button.toggle-button, .tb-icon")].some(shown)).length,
+          shut: boxes.filter((b) => { const c = b.querySelector(":scope > section");
+                                      return !c || !shown(c) || c.getBoundingClientRect().height < 5; }).length,
+          empty: [...document.querySelectorAll("article .cell_input, article .cell_output, article div.highlight, article pre")]
+            .filter((e) => shown(e) && e.getBoundingClientRect().height > 4 && !e.textContent.trim()
+                           && !e.querySelector("img, svg, canvas, picture"))
+            .map((e) => e.className + ": " + e.outerHTML.slice(0, 80))};
+}"""
+
+
+def test_printed_solutions_are_open_without_chevrons_and_no_code_box_is_empty(browser, book_server, book):
+    context = browser.new_context(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
+    checked = 0
+    try:
+        page = context.new_page()
+        page.emulate_media(media="print")
+        for path in book.toc_pages():
+            page.goto(f"{book_server}/{path}", wait_until="load")
+            found = page.evaluate(PRINTED_SOLUTIONS_JS)
+            assert not found["empty"], f"{path}: empty boxes printed:\n  " + "\n  ".join(found["empty"][:5])
+            if not found["boxes"]:
+                continue
+            checked += 1
+            assert found["gathered"] == found["boxes"] and not found["outside"], \
+                f"{path}: {found['outside']} of {found['boxes']} solutions not in the printed 'Solutions' section"
+            assert not found["chevrons"], f"{path}: {found['chevrons']} printed solutions show a chevron"
+            assert not found["shut"], f"{path}: {found['shut']} printed solutions are shut"
+        assert checked >= 10, f"only {checked} pages with solutions"
     finally:
         context.close()

@@ -1,0 +1,78 @@
+"""Sphinx extension: a table that a cell prints keeps each row on one line.
+
+Printed output wraps (``assets/book.css``), so that a long sentence stays in
+the column. A table printed with aligned columns must not: a row broken in two
+puts its numbers under the wrong headers. For every printed output (a stream or
+a plain-text result) this finds the lines that are rows of a table, those with
+two or more spaces between words, in a block that has at least
+:data:`MIN_ROWS` of them, and wraps each such line in a
+``<span class="printed-row">`` that ``book.css`` keeps on one line; the other
+lines of the block (sentences) still wrap. The block gets the class
+``printed-table`` and its widest row's length as ``--columns``: on screen it
+scrolls sideways in its box when the rows are wider than the column, with the
+line under it that says so (``assets/scroll-cues.js``); on paper its letters
+shrink until its widest row fits the page.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+#: A block is a table when at least this many of its lines are rows.
+MIN_ROWS = 2
+ROW = re.compile(r"\S {2,}\S")
+OUTPUT_PRE = re.compile(
+    r'(?P<open><div class="output (?:stream|text_plain)[^"]*"><div class="highlight"><pre)>'
+    r"(?P<lead><span></span>)?(?P<text>.*?)</pre>", re.S)
+TAG = re.compile(r"<[^>]+>")
+
+
+def is_row(line: str) -> bool:
+    """True for a line laid out in columns: two or more spaces between two words."""
+    return bool(ROW.search(line.strip("\n")))
+
+
+def mark_table(inner: str) -> tuple[str, int] | None:
+    """The inner HTML of a printed ``<pre>`` with its rows wrapped, and its widest row's
+    length; None when the block is not a table. A block whose text carries markup
+    (colours) is kept whole: every line of it is treated as a row."""
+    lines = inner.split("\n")
+    plain = [html.unescape(TAG.sub("", line)) for line in lines]
+    rows = [i for i, line in enumerate(plain) if is_row(line)]
+    if len(rows) < MIN_ROWS:
+        return None
+    if TAG.search(inner):
+        return inner, max(len(line) for line in plain)
+    for i in rows:
+        lines[i] = f'<span class="printed-row">{lines[i]}</span>'
+    return "\n".join(lines), max(len(plain[i]) for i in rows)
+
+
+def mark_tables(body: str) -> tuple[str, int]:
+    """``body`` with every printed table marked; returns it and how many were marked."""
+    count = 0
+
+    def mark(match):
+        nonlocal count
+        found = mark_table(match.group("text"))
+        if found is None:
+            return match.group(0)
+        inner, columns = found
+        count += 1
+        whole = ' data-whole="1"' if inner is match.group("text") else ""
+        return (f'{match.group("open")} class="printed-table" style="--columns: {columns}"{whole}>'
+                f'{match.group("lead") or ""}{inner}</pre>')
+
+    return OUTPUT_PRE.sub(mark, body), count
+
+
+def _mark(app, pagename, templatename, context, doctree):
+    body = context.get("body")
+    if body and "cell_output" in body:
+        context["body"], _ = mark_tables(body)
+
+
+def setup(app):
+    app.connect("html-page-context", _mark)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

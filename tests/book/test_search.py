@@ -1,0 +1,97 @@
+"""The book's search (Pagefind's index, built with the book; assets/search.js), in Chromium.
+
+Run after `make strict-book`. For a few queries whose right place in the book
+is known, on a phone (390 px) and a desktop (1280 px), light and dark, offline:
+
+* the results come from Pagefind's index (not Sphinx's fallback), ranked, and
+  the first is the right page; following its link lands on the right section
+  (the link's #fragment names an element inside that section);
+* the excerpts are the text: no TeX source, no code, no buttons;
+* the search field's magnifier does not cover the query's first letter;
+* no request leaves the machine and the console stays clean.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+DEVICES = {
+    "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2),
+    "desktop": dict(viewport={"width": 1280, "height": 900}),
+    "phone-dark": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                       device_scale_factor=2, color_scheme="dark"),
+    "desktop-dark": dict(viewport={"width": 1280, "height": 900}, color_scheme="dark"),
+}
+# query -> (the page that must come first, the id of the section its link must land in, or None for anywhere on it)
+QUERIES = {
+    "standardize": ("chapters/07_standard_normalization/standard_normalization.html", None),
+    "SMOTE": ("chapters/12_pipeline/pipeline.html", "step-10-class-imbalance"),
+    "sphering": ("chapters/09_pca_sphering/pca_sphering.html", None),
+    "imputation": ("chapters/08_imputation/imputation.html", None),
+}
+JUNK = re.compile(r"\\\(|\\\[|\\frac|\$|\bdef |\bimport |np\.|\.ipynb|Binder|Colab|show source|Extra code")
+TIMEOUT_MS = 20_000
+
+RESULTS_JS = """async () => {
+  const out = document.getElementById("search-results");
+  for (let i = 0; i < 200 && !(out.dataset.engine && out.querySelector("li")); i++) await new Promise((ok) => setTimeout(ok, 50));
+  const items = [...out.querySelectorAll(":scope > ul > li")];
+  const input = document.querySelector(".bd-search-container form.bd-search input");
+  const icon = input && input.closest("form").querySelector("i.fa-magnifying-glass, svg");
+  const style = input && getComputedStyle(input);
+  return {engine: out.dataset.engine || "sphinx",
+          results: items.map((li) => ({href: li.querySelector("a").href, excerpt: (li.querySelector("p.context") || {}).textContent || ""})),
+          textStart: input ? input.getBoundingClientRect().left + parseFloat(style.paddingLeft) : null,
+          iconRight: icon ? icon.getBoundingClientRect().right : null,
+          value: input ? input.value : null};
+}"""
+
+
+@pytest.mark.parametrize("query", list(QUERIES))
+@pytest.mark.parametrize("device", list(DEVICES))
+def test_search_lands_on_the_right_section(browser, book_server, book, device, query):
+    if not (book.build / "pagefind" / "pagefind.js").is_file():
+        pytest.fail("the built book has no Pagefind index (pagefind/): run `make strict-book`")
+    expected_page, expected_section = QUERIES[query]
+    problems = []
+    context = browser.new_context(service_workers="block", **DEVICES[device])
+    context.set_default_timeout(TIMEOUT_MS)
+
+    def route(r):
+        if r.request.url.startswith(book_server + "/"):
+            r.continue_()
+        else:
+            problems.append(f"request to another machine (blocked): {r.request.url}")
+            r.abort()
+
+    context.route("**/*", route)
+    try:
+        page = context.new_page()
+        page.on("console", lambda m: problems.append(f"console error: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.goto(f"{book_server}/search.html?q={query}", wait_until="load")
+        found = page.evaluate(RESULTS_JS)
+        assert found["engine"] == "pagefind", f"{device}, {query!r}: the results are not Pagefind's"
+        assert found["results"], f"{device}, {query!r}: no result"
+        first = found["results"][0]["href"]
+        assert first.split("#")[0] == f"{book_server}/{expected_page}", \
+            f"{device}, {query!r}: the first result is {first}, not {expected_page} (all: {[r['href'] for r in found['results']]})"
+        bad = [r["excerpt"][:100] for r in found["results"] if JUNK.search(r["excerpt"])]
+        assert not bad, f"{device}, {query!r}: excerpts with TeX source, code or buttons:\n  " + "\n  ".join(bad)
+        assert found["value"] == query, f"{device}: the search field shows {found['value']!r}"
+        assert found["iconRight"] is None or found["textStart"] >= found["iconRight"] - 0.5, \
+            f"{device}: the magnifier (right edge {found['iconRight']:.0f} px) covers the query (from {found['textStart']:.0f} px)"
+        if expected_section:
+            page.locator("#search-results > ul > li > a").first.click()
+            page.wait_for_load_state("load")
+            landed = page.evaluate("""(section) => { const id = decodeURIComponent(location.hash.slice(1));
+                const target = id && document.getElementById(id);
+                return {hash: location.hash, inside: !!target && !!target.closest("section#" + CSS.escape(section))}; }""",
+                                   expected_section)
+            assert landed["inside"], f"{device}, {query!r}: the first result lands on {landed['hash']!r}, not in §{expected_section}"
+        page.wait_for_timeout(200)
+        assert not problems, f"{device}, {query!r}:\n  " + "\n  ".join(problems)
+    finally:
+        context.close()
