@@ -104,7 +104,7 @@ class ReliabilityTable:
 
     @property
     def calibration_error(self) -> float:
-        """Mean |predicted − observed| weighted by the rows in each bin (the expected calibration error)."""
+        """Mean absolute gap between predicted and observed, weighted by the rows in each bin (the expected calibration error)."""
         used = self.counts > 0
         weights = self.counts[used] / self.counts[used].sum()
         return float(np.sum(weights * np.abs(self.predicted[used] - self.observed[used])))
