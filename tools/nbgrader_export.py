@@ -21,8 +21,9 @@ instead. In each notebook
   worth the exercise's code points; its ``checks.check_x(...)`` calls become
   ``registered_check("check_x", globals())(...)`` (see :func:`graded_check_source`),
   so that rebinding ``checks`` or ``checks.check_x`` in a solution cell earns nothing;
-* every worked answer (a MyST ``{solution}`` dropdown) becomes a manually
-  graded answer cell: the prose sits between nbgrader's markdown solution
+* every worked answer (a MyST ``{solution}`` dropdown, or the discussion
+  written inside a code solution's ``{solution-start}`` / ``{solution-end}``
+  pair) becomes a manually graded answer cell: the prose sits between nbgrader's markdown solution
   markers, so the released notebook shows "YOUR ANSWER HERE" instead;
 * the ``{solution-start}`` / ``{solution-end}`` markers are dropped and each
   ``{exercise}`` directive becomes a plain heading with its text, so nothing
@@ -145,7 +146,9 @@ def nbgrader_meta(grade_id: str, *, solution: bool, grade: bool, locked: bool, p
 def plan_exercises(cells) -> dict:
     """label -> title, body, whether it has code and a worked answer (a first pass over the cells)."""
     exercises, current = {}, None
-    for cell in cells:
+    for cell, gated in zip(cells, student_edition.gated_prose(cells)):
+        if gated and gated[1] and gated[0] in exercises:
+            exercises[gated[0]]["answer"] = True
         if cell.cell_type == "markdown":
             for match in EXERCISE.finditer(cell.source):
                 options, body = split_options(match["body"])
@@ -180,8 +183,23 @@ def nbgrader_notebook(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
         seen.add(grade_id)
         return grade_id
 
-    for cell in notebook.cells:
+    def answer_cell(label: str, body: str):
+        info = exercises.get(label)
+        if info is None:
+            raise ValueError(f"a worked answer for {label!r} follows no exercise of that label")
+        answer = nbformat.v4.new_markdown_cell(
+            f"**Your answer** ({info['title']}):\n\n{BEGIN}\n\n{body.strip()}\n\n{END}")
+        answer.metadata["nbgrader"] = nbgrader_meta(unique(f"answer-{label}"), solution=True, grade=True,
+                                                    locked=False, points=info["answer_points"])
+        return answer
+
+    for cell, gated in zip(notebook.cells, student_edition.gated_prose(notebook.cells)):
         cell.metadata.pop("nbgrader", None)
+        if cell.cell_type == "markdown" and gated is not None:
+            # the discussion inside a code solution's dropdown (or a bare marker): an answer cell, or nothing
+            if gated[1]:
+                cells.append(answer_cell(gated[0], gated[1]))
+            continue
         if cell.cell_type == "markdown":
             source = cell.source
             labels = [split_options(m["body"])[0].get("label") for m in EXERCISE.finditer(source)]
@@ -190,24 +208,12 @@ def nbgrader_notebook(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
             answers = list(SOLUTION.finditer(source))
             if answers:
                 for match in answers:
-                    label = match["label"]
-                    info = exercises.get(label)
-                    if info is None:
-                        raise ValueError(f"a worked answer for {label!r} follows no exercise of that label")
                     _, body = split_options(match["body"])
-                    answer = nbformat.v4.new_markdown_cell(
-                        f"**Your answer** ({info['title']}):\n\n{BEGIN}\n\n{body.strip()}\n\n{END}")
-                    answer.metadata["nbgrader"] = nbgrader_meta(unique(f"answer-{label}"), solution=True, grade=True,
-                                                                locked=False, points=info["answer_points"])
-                    cells.append(answer)
+                    cells.append(answer_cell(match["label"], body))
                 rest = SOLUTION.sub("", source).strip()
                 if not rest:
                     continue
                 source = rest
-            if MARKER.search(source):
-                if re.sub(r"^\s*(`{3,}\{solution-(start|end)\}.*|:[\w-]+:.*|`{3,}\s*)$", "", source, flags=re.MULTILINE).strip():
-                    raise ValueError(f"a solution marker shares its cell with other text: {source[:80]!r}")
-                continue
             cell.source = EXERCISE.sub(exercise_markdown, source)
         elif cell.cell_type == "code":
             tags = cell.metadata.get("tags", [])

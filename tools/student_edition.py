@@ -6,7 +6,8 @@ For every chapter notebook listed in `_toc.yml` it
 
 * drops the worked answers of conceptual exercises (```{solution} cells);
 * drops the `{solution-start}` / `{solution-end}` markers around code
-  solutions, keeping the code cell in between;
+  solutions, keeping the code cell in between, and the prose of a worked
+  discussion written inside that pair;
 * replaces each block between `### BEGIN SOLUTION` and `### END SOLUTION` with
   a stub that raises NotImplementedError, at the block's indentation;
 * tags every check cell (tag `check`), and every cell that runs a student's
@@ -41,6 +42,47 @@ ANSWER = re.compile(r"^\s*```\{solution\}", re.MULTILINE)
 MARKER = re.compile(r"^\s*```\{solution-(start|end)\}", re.MULTILINE)
 
 
+def gated_prose(cells) -> list:
+    """For each cell, the worked-answer prose it holds inside a ``{solution-start}`` / ``{solution-end}`` pair.
+
+    A markdown cell between the two markers, or sharing its cell with one of them, is part of the
+    dropdown the book shows after the code solution (a discussion the exercise asks for). Returns one
+    entry per cell: ``(label, prose)`` for a cell inside a pair (the marker blocks cut out, ``prose``
+    possibly empty), ``None`` for a cell outside every pair. Text before a start marker or after an
+    end marker in the same cell is refused: it would be neither clearly inside nor outside.
+    """
+    found, label = [], None
+    for cell in cells:
+        if cell.cell_type != "markdown":
+            found.append((label, "") if label is not None else None)
+            continue
+        entry = (label, []) if label is not None else None
+        prior = []
+        marker = None   # "start" or "end" while inside a marker's fence
+        for line in cell.source.splitlines():
+            start = re.match(r"^\s*`{3,}\{solution-start\}\s*(\S+)", line)
+            if start or re.match(r"^\s*`{3,}\{solution-end\}", line):
+                if start and label is not None or not start and label is None:
+                    raise ValueError(f"unpaired solution marker: {line.strip()!r}")
+                if start:
+                    if entry is None and any(l.strip() for l in prior):
+                        raise ValueError(f"text before a solution-start marker in its cell: {cell.source[:80]!r}")
+                    label, entry = start.group(1), (start.group(1), [])
+                marker = "start" if start else "end"
+                continue
+            if marker:
+                if re.match(r"^\s*`{3,}\s*$", line):
+                    if marker == "end":
+                        label = None
+                    marker = None
+                continue   # the marker's options (:class: dropdown)
+            if entry is not None and label is None and line.strip():
+                raise ValueError(f"text after a solution-end marker in its cell: {cell.source[:80]!r}")
+            (entry[1] if entry is not None else prior).append(line)
+        found.append((entry[0], "\n".join(entry[1]).strip()) if entry is not None else None)
+    return found
+
+
 def strip_solution_code(source: str) -> str:
     """Replace every BEGIN/END SOLUTION block of a code cell with a stub."""
     lines, out, inside = source.splitlines(), [], False
@@ -67,9 +109,9 @@ def student_notebook(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """The student version of one notebook (a new object; the input is unchanged)."""
     notebook = nbformat.from_dict(notebook)  # deep copy
     cells = []
-    for cell in notebook.cells:
+    for cell, gated in zip(notebook.cells, gated_prose(notebook.cells)):
         source = cell.source
-        if cell.cell_type == "markdown" and (ANSWER.search(source) or MARKER.search(source)):
+        if cell.cell_type == "markdown" and (ANSWER.search(source) or MARKER.search(source) or gated):
             continue
         if cell.cell_type == "code":
             tags = [t for t in cell.metadata.get("tags", []) if t != "solution"]

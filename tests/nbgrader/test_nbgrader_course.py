@@ -79,11 +79,13 @@ json.dump(rows, sys.stdout)
 def worked_answers(notebook) -> list[str]:
     """The worked answers' sentences (their longer lines) in a book notebook."""
     lines = []
-    for cell in notebook.cells:
+    for cell, gated in zip(notebook.cells, student_edition.gated_prose(notebook.cells)):
         if cell.cell_type == "markdown":
             for match in nbgrader_export.SOLUTION.finditer(cell.source):
                 _, body = nbgrader_export.split_options(match["body"])
                 lines += [line.strip() for line in body.splitlines() if len(line.strip()) > 40]
+            if gated:   # a discussion written inside a code solution's dropdown
+                lines += [line.strip() for line in gated[1].splitlines() if len(line.strip()) > 40]
     return lines
 
 
@@ -179,8 +181,9 @@ def test_exported_notebook_has_nbgrader_cells_and_no_myst_wrappers(course, book_
     assert len(solutions) == sum(student_edition.BEGIN in c.source for c in book.cells if c.cell_type == "code")
     assert all(c.metadata.nbgrader["locked"] and c.metadata.nbgrader["points"] > 0 for c in checks)
     assert len(checks) == sum("check" in c.metadata.get("tags", []) for c in book.cells)
+    gated = [g for c, g in zip(book.cells, student_edition.gated_prose(book.cells)) if c.cell_type == "markdown"]
     assert len(answers) == sum(len(list(nbgrader_export.SOLUTION.finditer(c.source)))
-                               for c in book.cells if c.cell_type == "markdown")
+                               for c in book.cells if c.cell_type == "markdown") + sum(bool(g and g[1]) for g in gated)
     for cell in answers:
         assert cell.metadata.nbgrader["solution"] and cell.metadata.nbgrader["points"] > 0
         assert student_edition.BEGIN in cell.source and student_edition.END in cell.source
@@ -196,7 +199,7 @@ def test_every_exercise_states_difficulty_time_and_points(book_path):
             for match in nbgrader_export.EXERCISE.finditer(cell.source):
                 _, body = nbgrader_export.split_options(match["body"])
                 first = body.strip().splitlines()[0]
-                assert re.fullmatch(r"★{1,3} · about \d+ (min|hours?) · \d+ points( \(\d+ for the discussion\)| \(graded by hand\))?", first), \
+                assert re.fullmatch(r"★{1,3} · about \d+ (min|hours?) · (1 point|\d+ points)( \(\d+ for the discussion\)| \(graded by hand\))?", first), \
                     f"{match['title']!r}: first line {first!r}"
 
 

@@ -71,6 +71,30 @@ def test_transform_rejects_unbalanced_markers(broken):
         student_edition.strip_solution_code(broken)
 
 
+def markdown(*sources):
+    return [nbformat.v4.new_markdown_cell(s) for s in sources]
+
+
+def test_discussion_inside_a_code_solution_is_a_worked_answer():
+    cells = markdown("Intro.", "```{solution-start} ex-a\n:class: dropdown\n```", "Why it works.",
+                     "Because.\n\n```{solution-end}\n```", "After.")
+    cells.insert(2, nbformat.v4.new_code_cell("x = 1"))
+    assert student_edition.gated_prose(cells) == [None, ("ex-a", ""), ("ex-a", ""), ("ex-a", "Why it works."),
+                                                  ("ex-a", "Because."), None]
+    kept = student_edition.student_notebook(nbformat.v4.new_notebook(cells=cells)).cells
+    assert [c.source for c in kept] == ["Intro.", "x = 1", "After."]
+
+
+@pytest.mark.parametrize("cell", [
+    "```{solution-start} ex-a\n```\n\n```{solution-end}\n```\nText after the end.",
+    "Text before.\n```{solution-start} ex-a\n```",
+    "```{solution-end}\n```",
+])
+def test_text_beside_a_marker_outside_the_pair_is_refused(cell):
+    with pytest.raises(ValueError):
+        student_edition.gated_prose(markdown(cell))
+
+
 @pytest.mark.parametrize("book_path", BOOK_NOTEBOOKS, ids=lambda p: p.parent.name)
 def test_student_notebook_has_no_solutions(book_path):
     student_path = STUDENT / book_path.relative_to(ROOT)
@@ -89,6 +113,10 @@ def test_student_notebook_has_no_solutions(book_path):
     assert text.count("raise NotImplementedError(") == solutions
     assert all(not c.get("outputs") for c in student.cells if c.cell_type == "code"), "outputs were not cleared"
     assert len(check_cells(student)) == len(check_cells(book)) > 0
+    prose = "\n".join(c.source for c in student.cells if c.cell_type == "markdown")
+    for gated in student_edition.gated_prose(book.cells):
+        for line in (gated[1].splitlines() if gated else []):
+            assert len(line.strip()) < 40 or line.strip() not in prose, f"a worked discussion survived: {line!r}"
 
 
 @pytest.mark.parametrize("book_path", BOOK_NOTEBOOKS, ids=lambda p: p.parent.name)
