@@ -33,6 +33,7 @@ const LIVE_CSS = `
 .mlr-live .mlr-figure { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
 .mlr-live .mlr-figure > * { flex: var(--w) 1 0; min-width: min(100%, calc(var(--w) * 0.7px)); max-width: calc(var(--w) * 1px); }
 .mlr-live .mlr-figure canvas, .mlr-live .mlr-figure svg[role=img] { display: block; width: 100%; height: auto; }
+.mlr-live .mlr-figure canvas { max-width: 100%; }
 .mlr-live .mlr-legend { font-size: 12px; white-space: pre-wrap; }
 .mlr-live .mlr-description { margin: 4px 0; font-variant-numeric: tabular-nums; }
 .mlr-live .mlr-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
@@ -192,4 +193,54 @@ function clippedLayer(node, id, box) {
 // [x, y] pixel pairs as the `points` of an SVG polyline, to 0.01 px.
 function svgPoints(pts) {
   return pts.map(([a, b]) => `${a.toFixed(2)},${b.toFixed(2)}`).join(" ");
+}
+
+// ---- canvases drawn at the screen's pixel density, laid out at the width they are shown at
+
+// Gives `canvas` a backing store of `cssW` x `cssH` CSS px at the screen's pixel density
+// (at least twice that on a 2x phone) and returns its 2D context, scaled so that the caller
+// draws in CSS px: a font of 11px is 11 CSS px on the screen. The layout's CSS shows the canvas
+// at its part's width; the caller lays the drawing out for that width (see watchWidth), so the
+// canvas is shown at its own size and nothing shrinks.
+function sizeCanvas(canvas, cssW, cssH) {
+  const ratio = Math.max(1, window.devicePixelRatio || 1);
+  const w = Math.round(cssW * ratio), h = Math.round(cssH * ratio);
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(w / cssW, 0, 0, h / cssH, 0, 0);
+  return ctx;
+}
+
+// Calls `layout(width)` with the width `node` is shown at (in CSS px, rounded down), now and
+// whenever it changes by a pixel or more, at most once a frame. A node not laid out yet (a
+// widget drawn before it is attached) reports `fallback`. Returns the function that stops it.
+function watchWidth(node, fallback, layout) {
+  const measure = () => Math.floor(node.getBoundingClientRect().width) || fallback;
+  let last = measure(), queued = false;
+  layout(last);
+  if (typeof ResizeObserver === "undefined") return () => {};
+  const observer = new ResizeObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      const now = measure();
+      if (Math.abs(now - last) >= 1) { last = now; layout(now); }
+    });
+  });
+  observer.observe(node);
+  return () => observer.disconnect();
+}
+
+// A closed arrowhead at (x, y) pointing along (dx, dy), `size` px long: where a path leaves the plot.
+function arrowhead(c, x, y, dx, dy, size, fill) {
+  const n = Math.hypot(dx, dy) || 1, ux = dx / n, uy = dy / n;
+  c.beginPath();
+  c.moveTo(x, y);
+  c.lineTo(x - size * ux + 0.55 * size * uy, y - size * uy - 0.55 * size * ux);
+  c.lineTo(x - size * ux - 0.55 * size * uy, y - size * uy + 0.55 * size * ux);
+  c.closePath();
+  c.fillStyle = fill; c.strokeStyle = "#000"; c.lineWidth = 1;
+  c.fill(); c.stroke();
 }

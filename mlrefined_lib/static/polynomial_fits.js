@@ -46,7 +46,9 @@ function render({ model, el: root }) {
   const [input, out] = rangeControl(controls, id, "polynomial degree", { min: 1, max: degrees, step: 1, value: state.degree }, 9);
 
   // ---- the two panels (SVG), axes drawn once
-  const L = 48, R = 10, T = 28, B = 40, W1 = 440, W2 = 360, H = 300;
+  // The left panel at most 400 px wide: on a 390 px phone it shrinks by no more than 10%, so its
+  // 11 px ticks stay above 9 px.
+  const L = 48, R = 10, T = 28, B = 40, W1 = 400, W2 = 360, H = 300;
   const pw1 = W1 - L - R, pw2 = W2 - L - R, ph = H - T - B;
   const X = (x) => L + (x - xa) / (xb - xa) * pw1, Y = (y) => T + (yb - y) / (yb - ya) * ph;
   const D = (d) => L + d / (degrees + 1) * pw2;
