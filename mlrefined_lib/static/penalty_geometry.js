@@ -219,7 +219,7 @@ function render({ model, el: root }) {
   model.on("change:lam", fromModel);
   // Both panels at the width the first is shown at (side by side, or one under the other on a phone).
   function layout() {
-    width = Math.max(220, Math.floor(panels[0].canvas.getBoundingClientRect().width) || WIDE);
+    width = Math.max(220, panels[0].canvas.getBoundingClientRect().width || WIDE);
     plotW = width - MARGIN.left - MARGIN.right;
     plotH = Math.round(plotW * aspect);
     height = plotH + MARGIN.top + MARGIN.bottom;

@@ -11,7 +11,11 @@
 // sends the points and the seeded permutation of each epoch; this file runs
 // mini-batch gradient descent over them for any batch size, α and number of
 // epochs (the path is every step's weights). A softmax widget also keeps its contour grid in
-// `root.__liveGrid` ({xs, ys, values} as Float64Arrays, values[j * xs.length + i] at (xs[i], ys[j])).
+// `root.__liveGrid` ({xs, ys, values} as Float64Arrays, values[j * xs.length + i] at (xs[i], ys[j]))
+// and its contour lines in `root.__liveContours` ({levels, segments}: per level, the flat list
+// w0, w1, w0', w1' of each segment). A path that ends outside the plot is marked where it leaves
+// it; `data-exit` holds that point ({step, at, direction, end}), or "" when the path ends inside.
+// Everything is drawn at the screen's pixel density, laid out for the width it is shown at.
 
 const PATH_STOPS = [[0x1a, 0x96, 0x41], [0xfd, 0xae, 0x61], [0xd7, 0x19, 0x1c]]; // plotting.PATH_COLORS
 const MARGIN = { left: 56, right: 12, top: 30, bottom: 44 };
@@ -687,13 +691,13 @@ function render({ model, el: root }) {
   // Laid out for the widths the plot and the cost history are shown at: side by side where the
   // widget is wide enough, the history under the plot (and shorter than it) on a phone.
   function layout() {
-    width = Math.max(220, Math.floor(plotBox.getBoundingClientRect().width) || WIDE);
+    width = Math.max(220, plotBox.getBoundingClientRect().width || WIDE);
     plotW = width - MARGIN.left - MARGIN.right;
     const aspect = cfg.equal_aspect ? Math.min(1.1, Math.max(0.5, (y1 - y0) / (x1 - x0))) : 0.85;
     plotH = Math.round(plotW * aspect);
     height = plotH + MARGIN.top + MARGIN.bottom;
     const box = history.getBoundingClientRect();
-    historyW = Math.max(200, Math.floor(box.width) || HISTORY_WIDE);
+    historyW = Math.max(200, box.width || HISTORY_WIDE);
     const stacked = box.top > plotBox.getBoundingClientRect().top + 10;
     historyH = stacked ? Math.round(Math.min(260, Math.max(190, 0.6 * historyW))) : height;
     ctx = sizeCanvas(canvas, width, height);

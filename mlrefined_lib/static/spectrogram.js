@@ -208,7 +208,7 @@ function render({ model, el: root }) {
   const fromModel = () => { state.window = model.get("window"); input.value = Math.log2(state.window); schedule(); };
   model.on("change:window", fromModel);
   function layout() {
-    width = Math.max(240, Math.floor(canvas.getBoundingClientRect().width) || WIDE);
+    width = Math.max(240, canvas.getBoundingClientRect().width || WIDE);
     plotW = width - MARGIN.left - MARGIN.right;
     plotH = Math.round(Math.min(250, Math.max(200, plotW * 250 / 420)));
     height = plotH + MARGIN.top + MARGIN.bottom;

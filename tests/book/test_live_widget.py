@@ -758,6 +758,8 @@ def test_spectrogram_slider_keys_pointer_and_speed(browser, serve, tmp_path, mix
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
 # The book's text column on a 390 px phone is about 358 px wide (tests/book/test_devices.py opens the built pages).
 PHONE_STYLE = "body { margin: 0; padding: 0 16px; }"
+DESKTOP = dict(viewport={"width": 1280, "height": 900})
+DESKTOP_STYLE = "body { margin: 0 auto; max-width: 680px; }"  # about the book's text column on a desktop
 MIN_TEXT_PX = 9  # no widget text under 9 CSS px
 
 # Records what every canvas draws as text, in that canvas's own pixels (font size times the
@@ -814,10 +816,10 @@ WIDGET_TEXT_JS = """() => [...document.querySelectorAll('.mlr-live')].map((root)
 })"""
 
 
-def phone_page(browser, url: str, count: int):
-    """The page served at `url` on a 390 px phone with 2x pixels, once `count` widgets have drawn
-    (each has written its description)."""
-    context = browser.new_context(**PHONE)
+def phone_page(browser, url: str, count: int, device: dict = PHONE):
+    """The page served at `url` on a 390 px phone with 2x pixels (or on `device`), once `count`
+    widgets have drawn (each has written its description)."""
+    context = browser.new_context(**device)
     context.add_init_script(CANVAS_TEXT_JS)
     page = context.new_page()
     errors = []
@@ -847,29 +849,32 @@ def every_widget(data, classification, centred, polynomial_data, scale_problems,
     ]
 
 
-def test_on_a_phone_canvases_are_sharp_and_no_text_is_under_9_px(browser, serve, tmp_path, data, classification,
-                                                                     centred, polynomial_data, scale_problems, mix):
-    """At 390 px with 2x pixels, every canvas's backing store is at least twice its CSS size, and
-    no text of any widget (ticks, titles, legends, colour bar, readouts, controls) is under 9 CSS px;
-    the cost plot of a descent widget spans the column instead of standing as a sliver beside it."""
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_canvases_are_sharp_and_no_text_is_under_9_px(browser, serve, tmp_path, data, classification, centred,
+                                                        polynomial_data, scale_problems, mix, device):
+    """On a 390 px phone with 2x pixels, every canvas's backing store is at least twice its CSS size,
+    no text of any widget (ticks, titles, legends, colour bar, readouts, controls) is under 9 CSS px,
+    and each plot spans the column (the cost plot of a descent widget under the contours, not a
+    sliver beside them). In the book's desktop column (680 px) no text is under 9 px either."""
     widgets = every_widget(data, classification, centred, polynomial_data, scale_problems, mix)
-    write_page(widgets, tmp_path, style=PHONE_STYLE)
-    page, errors = phone_page(browser, serve, len(widgets))
+    write_page(widgets, tmp_path, style=PHONE_STYLE if device == "phone" else DESKTOP_STYLE)
+    page, errors = phone_page(browser, serve, len(widgets), PHONE if device == "phone" else DESKTOP)
     found = page.evaluate(WIDGET_TEXT_JS)
     soft, small, slivers = [], [], []
+    density = 2 if device == "phone" else 1
     for widget in found:
         for c in widget["canvases"]:
-            if c["backing"][0] < 2 * c["css"][0] - 1 or c["backing"][1] < 2 * c["css"][1] - 1:
+            if c["backing"][0] < density * c["css"][0] - 1 or c["backing"][1] < density * c["css"][1] - 1:
                 soft.append(f"{widget['title']}: {c['backing'][0]}x{c['backing'][1]} backing for "
                             f"{c['css'][0]:.0f}x{c['css'][1]:.0f} CSS px")
-            if c["css"][1] > 1.2 * c["css"][0] or c["css"][0] < 0.9 * widget["width"]:
+            if device == "phone" and (c["css"][1] > 1.2 * c["css"][0] or c["css"][0] < 0.9 * widget["width"]):
                 slivers.append(f"{widget['title']}: a canvas {c['css'][0]:.0f}x{c['css'][1]:.0f} in {widget['width']:.0f} px")
         small += [f"{widget['title']}: {t['where']} {t['text']!r} at {t['size']:.1f} px"
                   for t in widget["texts"] if t["size"] < MIN_TEXT_PX - 0.05]
         assert len(widget["texts"]) > 5, widget
-    print("smallest text per widget (CSS px):", [(w["title"], round(w["texts"][0]["size"], 1)) for w in found])
+    print(f"{device}: smallest text per widget (CSS px):", [(w["title"], round(w["texts"][0]["size"], 1)) for w in found])
     problems = ((["canvases drawn below the screen's pixel density:"] + soft if soft else [])
-                + ([f"widget text under {MIN_TEXT_PX} CSS px on a 390 px phone:"] + small if small else [])
+                + ([f"widget text under {MIN_TEXT_PX} CSS px on the {device}:"] + small if small else [])
                 + (["plots that do not span the phone's column:"] + slivers if slivers else []))
     assert not problems, "\n  ".join(problems)
     assert not errors, errors
