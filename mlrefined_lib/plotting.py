@@ -218,7 +218,7 @@ def cost_histories(
     ax=None,
     log: bool = False,
     title: str | None = None,
-    ylabel: str = "cost $g(w^k)$",
+    ylabel: str = "cost $g(w^t)$",
     values: Callable | None = None,
 ):
     """Plot the cost against the step number for several runs on one axes.
@@ -250,7 +250,7 @@ def cost_histories(
         ax.plot(np.arange(len(curve)), curve, _LINE_STYLES[i % len(_LINE_STYLES)], lw=2, label=label)
     if log:
         ax.set_yscale("log")
-    ax.set_xlabel("step $k$")
+    ax.set_xlabel("step $t$")
     ax.set_ylabel(ylabel)
     if title:
         ax.set_title(title)

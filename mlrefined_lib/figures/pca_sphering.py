@@ -131,7 +131,7 @@ def digit_training_runs(
     """
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.2, 3.2))
     plotting.cost_histories(
-        histories, ax=left, log=True, title="Multiclass softmax cost, training set", ylabel="cost $g(w^k)$ (log scale)"
+        histories, ax=left, log=True, title="Multiclass softmax cost, training set", ylabel="cost $g(w^t)$ (log scale)"
     )
     plotting.cost_histories(
         misclassified, ax=right, title="Misclassified training images", ylabel=f"misclassifications (of {points})"

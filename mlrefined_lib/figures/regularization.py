@@ -92,7 +92,7 @@ def lasso_convergence(gaps, weight_runs, feature_name):
     """
     fig, axes = plt.subplots(1, 2, figsize=(9.2, 3.3))
     plotting.cost_histories(gaps, ax=axes[0], log=True,
-                            ylabel="$f(w^k) - \\min f$",
+                            ylabel="$f(w^t) - \\min f$",
                             title="Distance to the minimum of the lasso cost")
     for (label, weights), style in zip(weight_runs.items(),
                                        ["-", "--", "-."]):
@@ -100,7 +100,7 @@ def lasso_convergence(gaps, weight_runs, feature_name):
         axes[1].plot(weights, style, lw=2.6 if proximal else 1.2,
                      label=label, zorder=5 if proximal else 2)
     axes[1].set_ylim(-0.6, 0.6)
-    axes[1].set_xlabel("step $k$")
+    axes[1].set_xlabel("step $t$")
     axes[1].set_ylabel(f"weight of {feature_name}")
     axes[1].set_title(
         f"A weight whose optimal value is 0 ({feature_name})")

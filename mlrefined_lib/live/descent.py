@@ -230,7 +230,7 @@ class QuadraticDescent(DescentWidget):
 
     def path(self, alpha: float | None = None, steps: int | None = None, start=None,
              blend: float | None = None) -> np.ndarray:
-        """The weights visited, shape ``(K+1, 2)``, by ``w ← w − α (H w + b)``; stops early if they overflow."""
+        """The weights visited, shape ``(steps + 1, 2)``, by ``w ← w − α (H w + b)``; stops early if they overflow."""
         alpha, steps, w = self._path_settings(alpha, steps, start)
         h, b, _ = self.quadratic(blend)
         out = [w.copy()]

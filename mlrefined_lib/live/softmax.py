@@ -60,7 +60,7 @@ class SoftmaxDescent(DescentWidget):
 
     def path(self, alpha: float | None = None, steps: int | None = None, start=None,
              blend: float | None = None) -> np.ndarray:
-        """The weights visited, shape ``(K+1, 2)``: :func:`mlrefined_lib.optimizers.gradient_descent`."""
+        """The weights visited, shape ``(steps + 1, 2)``: :func:`mlrefined_lib.optimizers.gradient_descent`."""
         from ..optimizers import gradient_descent
 
         alpha, steps, w = self._path_settings(alpha, steps, start)

@@ -10,8 +10,11 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 // slider under them on a narrow widget, all three on one row on a wide one;
 // readouts of a fixed width, so the sliders never move. On a phone the controls
 // stay in view (sticky, under the book's header) while the reader watches the plot.
-// Pictures side by side, each shrinking to 70% of its drawn width at most,
-// wherever the widget is wide enough for that; one under the other otherwise.
+// Pictures side by side, each shrinking to 70% of its drawn width at most (or to the share
+// `--shrink` its part sets: SVG pictures, whose text shrinks with them, keep it at 9 px or more),
+// wherever the widget is wide enough for that; one under the other, each as wide as the widget,
+// on a widget narrower than 560 px (a phone). Canvases are drawn
+// for the width they are shown at, so their text does not shrink.
 const LIVE_CSS = `
 .mlr-live { container-type: inline-size; max-width: 100%; font: 13px/1.4 system-ui, sans-serif;
   color: var(--pst-color-text-base, var(--jp-ui-font-color1, #222)); }
@@ -31,8 +34,11 @@ const LIVE_CSS = `
   .mlr-live .mlr-control output { grid-column: 3; grid-row: var(--row); }
 }
 .mlr-live .mlr-figure { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
-.mlr-live .mlr-figure > * { flex: var(--w) 1 0; min-width: min(100%, calc(var(--w) * 0.7px)); max-width: calc(var(--w) * 1px); }
+.mlr-live .mlr-figure > * { flex: var(--w) 1 0; min-width: min(100%, calc(var(--w) * var(--shrink, 0.7) * 1px)); max-width: calc(var(--w) * 1px); }
 .mlr-live .mlr-figure canvas, .mlr-live .mlr-figure svg[role=img] { display: block; width: 100%; height: auto; }
+@container (max-width: 559px) {
+  .mlr-live .mlr-figure > * { flex-basis: 100%; max-width: none; }
+}
 .mlr-live .mlr-legend { font-size: 12px; white-space: pre-wrap; }
 .mlr-live .mlr-description { margin: 4px 0; font-variant-numeric: tabular-nums; }
 .mlr-live .mlr-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
@@ -150,9 +156,11 @@ function liveLayout(root, title, descId, withReset) {
   return { controls, figure, readout, live, reset, place };
 }
 
-// `node` as one picture of the figure, `width` px wide when there is room.
-function figurePart(node, width) {
+// `node` as one picture of the figure, `width` px wide when there is room, and no narrower than
+// `shrink` times that unless the widget is (then it takes the widget's whole width).
+function figurePart(node, width, shrink) {
   node.style.setProperty("--w", String(width));
+  if (shrink !== undefined) node.style.setProperty("--shrink", String(shrink));
   return node;
 }
 
@@ -192,4 +200,54 @@ function clippedLayer(node, id, box) {
 // [x, y] pixel pairs as the `points` of an SVG polyline, to 0.01 px.
 function svgPoints(pts) {
   return pts.map(([a, b]) => `${a.toFixed(2)},${b.toFixed(2)}`).join(" ");
+}
+
+// ---- canvases drawn at the screen's pixel density, laid out at the width they are shown at
+
+// Gives `canvas` a backing store of `cssW` x `cssH` CSS px at the screen's pixel density
+// (at least twice that on a 2x phone) and returns its 2D context, scaled so that the caller
+// draws in CSS px: a font of 11px is 11 CSS px on the screen. The layout's CSS shows the canvas
+// at its part's width; the caller lays the drawing out for that width (see watchWidth), so the
+// canvas is shown at its own size and nothing shrinks.
+function sizeCanvas(canvas, cssW, cssH) {
+  const ratio = Math.max(1, window.devicePixelRatio || 1);
+  const w = Math.round(cssW * ratio), h = Math.round(cssH * ratio);
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(w / cssW, 0, 0, h / cssH, 0, 0);
+  return ctx;
+}
+
+// Calls `layout(width)` with the width `node` is shown at (in CSS px), now and whenever it
+// changes by half a pixel or more, at most once a frame. A node not laid out yet (a
+// widget drawn before it is attached) reports `fallback`. Returns the function that stops it.
+function watchWidth(node, fallback, layout) {
+  const measure = () => node.getBoundingClientRect().width || fallback;
+  let last = measure(), queued = false;
+  layout(last);
+  if (typeof ResizeObserver === "undefined") return () => {};
+  const observer = new ResizeObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      const now = measure();
+      if (Math.abs(now - last) >= 0.5) { last = now; layout(now); }
+    });
+  });
+  observer.observe(node);
+  return () => observer.disconnect();
+}
+
+// A closed arrowhead at (x, y) pointing along (dx, dy), `size` px long: where a path leaves the plot.
+function arrowhead(c, x, y, dx, dy, size, fill) {
+  const n = Math.hypot(dx, dy) || 1, ux = dx / n, uy = dy / n;
+  c.beginPath();
+  c.moveTo(x, y);
+  c.lineTo(x - size * ux + 0.55 * size * uy, y - size * uy - 0.55 * size * ux);
+  c.lineTo(x - size * ux - 0.55 * size * uy, y - size * uy + 0.55 * size * ux);
+  c.closePath();
+  c.fillStyle = fill; c.strokeStyle = "#000"; c.lineWidth = 1;
+  c.fill(); c.stroke();
 }

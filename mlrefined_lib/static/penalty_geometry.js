@@ -46,8 +46,9 @@ function render({ model, el: root }) {
   const levels = cfg.levels, colors = cfg.colors.map(hexToRgb);
   const uid = Math.random().toString(36).slice(2, 9);
   const g = (w0, w1) => M[0][0] * w0 * w0 + 2 * M[0][1] * w0 * w1 + M[1][1] * w1 * w1 - 2 * (c[0] * w0 + c[1] * w1) + m0;
-  const plotW = 300, plotH = Math.round(plotW * (y1 - y0) / (x1 - x0));
-  const width = plotW + MARGIN.left + MARGIN.right, height = plotH + MARGIN.top + MARGIN.bottom;
+  // Laid out for the width each panel is shown at (356 CSS px where there is room: a 300 px plot).
+  const WIDE = 356, aspect = (y1 - y0) / (x1 - x0);
+  let plotW = 0, plotH = 0, width = 0, height = 0, background = null;
   const state = { lam: model.get("lam"), pending: false, inputTime: null };
   const descId = `mlr-desc-${uid}`;
   const removeKeys = liveRoot(root);
@@ -60,11 +61,11 @@ function render({ model, el: root }) {
 
   const panels = [["l1 (lasso)", "lasso"], ["squared l2 (ridge)", "ridge"]].map(([name, kind]) => {
     const canvas = el("canvas", {
-      width: String(width), height: String(height), role: "img", "aria-describedby": descId,
+      role: "img", "aria-describedby": descId,
       "aria-label": `${name} panel: contours of the least-squares cost over w1 and w2, the ${kind === "lasso" ? "l1 diamond" : "l2 circle"} through the ${kind} minimizer, and the path of minimizers as lambda grows`,
     });
-    figure.append(figurePart(canvas, width));
-    return { canvas, ctx: canvas.getContext("2d"), name, kind };
+    figure.append(figurePart(canvas, WIDE));
+    return { canvas, ctx: null, name, kind };
   });
   const legend = el("div", { class: "mlr-legend" },
     "★ minimizer of g (λ = 0)   ● lasso minimizer   ■ ridge minimizer   orange: the ball of the penalty through it   " +
@@ -80,30 +81,38 @@ function render({ model, el: root }) {
     const pair = minimizers(M, c, hi * k / 400);
     paths[0].push(pair[0]); paths[1].push(pair[1]);
   }
-  const background = (() => {
+  // The contours, pixel by pixel at the screen's density (up to 2x), the axes and their labels.
+  function makeBackground() {
     const off = document.createElement("canvas");
-    off.width = width; off.height = height;
-    const octx = off.getContext("2d");
+    const octx = sizeCanvas(off, width, height), ratio = off.width / width;
     octx.fillStyle = "#fff"; octx.fillRect(0, 0, width, height);
-    const img = octx.createImageData(plotW, plotH);
-    const band = new Int16Array(plotW * plotH), n = levels.length;
-    for (let j = 0; j < plotH; j++) {
-      const w1 = y1 - (j + 0.5) / plotH * (y1 - y0);
-      for (let i = 0; i < plotW; i++) {
-        const v = g(x0 + (i + 0.5) / plotW * (x1 - x0), w1);
+    const density = Math.min(ratio, 2), bw = Math.ceil(plotW * density), bh = Math.ceil(plotH * density);
+    const img = octx.createImageData(bw, bh);
+    const band = new Int16Array(bw * bh), n = levels.length;
+    for (let j = 0; j < bh; j++) {
+      const w1 = y1 - (j + 0.5) / bh * (y1 - y0);
+      for (let i = 0; i < bw; i++) {
+        const v = g(x0 + (i + 0.5) / bw * (x1 - x0), w1);
         let k = -1;
         if (v >= levels[0]) { k = n - 1; for (let q = 1; q < n; q++) if (v < levels[q]) { k = q - 1; break; } }
-        band[j * plotW + i] = k;
+        band[j * bw + i] = k;
       }
     }
     for (let p = 0; p < band.length; p++) {
-      const k = band[p], i = p % plotW;
+      const k = band[p], i = p % bw;
       const rgb = k < 0 ? [255, 255, 255] : colors[Math.min(k, colors.length - 1)];
-      const edge = (i > 0 && band[p - 1] !== k) || (p >= plotW && band[p - plotW] !== k);
+      const edge = (i > 0 && band[p - 1] !== k) || (p >= bw && band[p - bw] !== k);
       const f = edge ? 0.7 : 1;
       img.data[4 * p] = rgb[0] * f; img.data[4 * p + 1] = rgb[1] * f; img.data[4 * p + 2] = rgb[2] * f; img.data[4 * p + 3] = 255;
     }
-    octx.putImageData(img, MARGIN.left, MARGIN.top);
+    const small = document.createElement("canvas");
+    small.width = bw; small.height = bh;
+    small.getContext("2d").putImageData(img, 0, 0);
+    octx.save();
+    octx.beginPath(); octx.rect(MARGIN.left, MARGIN.top, plotW, plotH); octx.clip();
+    octx.imageSmoothingEnabled = density !== ratio;
+    octx.drawImage(small, MARGIN.left, MARGIN.top, bw / density, bh / density);
+    octx.restore();
     octx.strokeStyle = "#000"; octx.lineWidth = 0.8;
     octx.beginPath(); octx.moveTo(sx(0), MARGIN.top); octx.lineTo(sx(0), MARGIN.top + plotH);
     octx.moveTo(MARGIN.left, sy(0)); octx.lineTo(MARGIN.left + plotW, sy(0)); octx.stroke();
@@ -121,7 +130,7 @@ function render({ model, el: root }) {
     octx.fillText("w1", MARGIN.left + plotW / 2, height - 6);
     octx.save(); octx.translate(12, MARGIN.top + plotH / 2); octx.rotate(-Math.PI / 2); octx.fillText("w2", 0, 0); octx.restore();
     return off;
-  })();
+  }
 
   // The contour of g through w: an ellipse around the unregularized minimizer.
   const a = M[0][0], b = M[0][1], d = M[1][1];
@@ -163,7 +172,7 @@ function render({ model, el: root }) {
     const [lasso, ridge] = minimizers(M, c, state.lam);
     panels.forEach((panel, index) => {
       const { ctx, kind, name } = panel, w = index === 0 ? lasso : ridge;
-      ctx.drawImage(background, 0, 0);
+      ctx.drawImage(background, 0, 0, width, height);
       ctx.save(); ctx.beginPath(); ctx.rect(MARGIN.left, MARGIN.top, plotW, plotH); ctx.clip();
       ctx.beginPath();
       if (kind === "lasso") {
@@ -208,9 +217,20 @@ function render({ model, el: root }) {
   input.addEventListener("change", () => { model.set("lam", state.lam); model.save_changes(); });
   const fromModel = () => { state.lam = model.get("lam"); input.value = state.lam; updateOutput(); schedule(); };
   model.on("change:lam", fromModel);
+  // Both panels at the width the first is shown at (side by side, or one under the other on a phone).
+  function layout() {
+    width = Math.max(220, panels[0].canvas.getBoundingClientRect().width || WIDE);
+    plotW = width - MARGIN.left - MARGIN.right;
+    plotH = Math.round(plotW * aspect);
+    height = plotH + MARGIN.top + MARGIN.bottom;
+    for (const panel of panels) panel.ctx = sizeCanvas(panel.canvas, width, height);
+    background = makeBackground();
+  }
+
   updateOutput();
-  draw();
+  const stopWatching = watchWidth(figure, WIDE, () => { layout(); draw(); });
   return () => {
+    stopWatching();
     model.off("change:lam", fromModel);
     removeKeys();
   };

@@ -46,7 +46,10 @@ function render({ model, el: root }) {
   const [input, out] = rangeControl(controls, id, "polynomial degree", { min: 1, max: degrees, step: 1, value: state.degree }, 9);
 
   // ---- the two panels (SVG), axes drawn once
-  const L = 48, R = 10, T = 28, B = 40, W1 = 440, W2 = 360, H = 300;
+  // The left panel at most 400 px wide: on a 390 px phone it shrinks by no more than 14%, and
+  // neither panel shrinks below 82% of its width beside the other, so their 11 px ticks stay at
+  // 9 px or more.
+  const L = 48, R = 10, T = 28, B = 40, W1 = 400, W2 = 360, H = 300;
   const pw1 = W1 - L - R, pw2 = W2 - L - R, ph = H - T - B;
   const X = (x) => L + (x - xa) / (xb - xa) * pw1, Y = (y) => T + (yb - y) / (yb - ya) * ph;
   const D = (d) => L + d / (degrees + 1) * pw2;
@@ -87,7 +90,7 @@ function render({ model, el: root }) {
   const valMark = svgEl("polygon", { fill: VAL, stroke: "#000" });
   layer2.append(current, trainMark, valMark);
   right.append(svgEl("text", { x: L + pw2 / 2, y: 16, "text-anchor": "middle", "font-size": 12 }, "errors against the degree"));
-  figure.append(figurePart(left, W1), figurePart(right, W2));
+  figure.append(figurePart(left, W1, 0.82), figurePart(right, W2, 0.82));
   const legend = el("div", { class: "mlr-legend" },
     "● training points (blue)   ▲ validation points (orange)   dashed grey: true curve   red: the fitted polynomial; " +
     "right: training (solid) and validation (dashed) error, dotted: the noise level");

@@ -11,10 +11,18 @@
 // sends the points and the seeded permutation of each epoch; this file runs
 // mini-batch gradient descent over them for any batch size, α and number of
 // epochs (the path is every step's weights). A softmax widget also keeps its contour grid in
-// `root.__liveGrid` ({xs, ys, values} as Float64Arrays, values[j * xs.length + i] at (xs[i], ys[j])).
+// `root.__liveGrid` ({xs, ys, values} as Float64Arrays, values[j * xs.length + i] at (xs[i], ys[j]))
+// and its contour lines in `root.__liveContours` ({levels, segments}: per level, the flat list
+// w0, w1, w0', w1' of each segment). A path that ends outside the plot is marked where it leaves
+// it; `data-exit` holds that point ({step, at, direction, end}), or "" when the path ends inside.
+// Everything is drawn at the screen's pixel density, laid out for the width it is shown at.
 
 const PATH_STOPS = [[0x1a, 0x96, 0x41], [0xfd, 0xae, 0x61], [0xd7, 0x19, 0x1c]]; // plotting.PATH_COLORS
 const MARGIN = { left: 56, right: 12, top: 30, bottom: 44 };
+// Marching squares: for each of the 16 cases (bit 0: corner (i, j), 1: (i+1, j), 2: (i+1, j+1),
+// 3: (i, j+1) at or above the level), the pairs of cell edges (0 bottom, 1 right, 2 top, 3 left) joined.
+const CASES = [[], [0, 3], [0, 1], [3, 1], [1, 2], [0, 3, 1, 2], [0, 2], [3, 2],
+  [3, 2], [0, 2], [0, 1, 3, 2], [1, 2], [3, 1], [0, 1], [0, 3], []];
 
 function pathColor(s) {
   const u = Math.min(Math.max(s, 0), 1) * 2;
@@ -210,10 +218,10 @@ function render({ model, el: root }) {
   const stepsPerEpoch = (b) => Math.ceil(numPoints / b);
   const uid = Math.random().toString(36).slice(2, 9);
 
-  // Plot size: 400 px wide, height from the aspect ratio of the axes.
-  const plotW = 400;
-  const plotH = cfg.equal_aspect ? Math.round(Math.min(440, Math.max(200, plotW * (y1 - y0) / (x1 - x0)))) : 340;
-  const width = plotW + MARGIN.left + MARGIN.right, height = plotH + MARGIN.top + MARGIN.bottom;
+  // Plot size: laid out for the width the plot is shown at (468 CSS px where there is room:
+  // a 400 px plot area), the height from the aspect ratio of the axes; see layout().
+  const WIDE = 468, HISTORY_WIDE = 260;
+  let plotW = 0, plotH = 0, width = 0, height = 0, historyW = HISTORY_WIDE, historyH = 0;
 
   const state = {
     alpha: model.get("alpha"), steps: model.get("steps"), blend: model.get("blend"),
@@ -230,7 +238,7 @@ function render({ model, el: root }) {
   const control = (name, label, attrs, readoutCh) => rangeControl(controls, `mlr-${name}-${uid}`, label, attrs, readoutCh);
   const lo = Math.log10(cfg.alpha_range[0]), hi = Math.log10(cfg.alpha_range[1]);
   const [alphaInput, alphaOut] = control("alpha", "learning rate α (log scale)", { min: lo, max: hi, step: (hi - lo) / 1000, value: Math.log10(state.alpha) }, 12);
-  const [stepsInput, stepsOut] = control("steps", kind === "minibatch" ? "epochs" : "steps K", { min: 0, max: cfg.max_steps, step: 1, value: state.steps }, 12);
+  const [stepsInput, stepsOut] = control("steps", kind === "minibatch" ? "epochs" : "steps", { min: 0, max: cfg.max_steps, step: 1, value: state.steps }, 12);
   let blendInput = null, blendOut = null, batchInput = null, batchOut = null;
   if (kind === "minibatch") {
     [batchInput, batchOut] = control("batch", "batch size b", { min: 1, max: numPoints, step: 1, value: state.batch }, 12);
@@ -241,9 +249,9 @@ function render({ model, el: root }) {
   }
 
   // ---- plot: a canvas for the contours and the path, focusable for the start point
-  const plotBox = figurePart(el("div", { style: "position:relative" }), width);
+  const plotBox = figurePart(el("div", { style: "position:relative" }), WIDE);
   const canvas = el("canvas", {
-    width: String(width), height: String(height), tabindex: "0", role: "img",
+    tabindex: "0", role: "img",
     "aria-roledescription": "interactive contour plot",
     style: "touch-action:none;cursor:crosshair",
   });
@@ -251,7 +259,7 @@ function render({ model, el: root }) {
   canvas.setAttribute("aria-label", `${cfg.title}. Contour plot of the cost over ${cfg.xlabel} and ${cfg.ylabel}. ` +
     "Click or drag to move the starting point, or use the arrow keys (Shift for larger moves).");
   plotBox.append(canvas);
-  const history = figurePart(el("canvas", { width: "260", height: String(height), role: "img", "aria-label": "cost after each step, log scale" }), 260);
+  const history = figurePart(el("canvas", { role: "img", "aria-label": "cost after each step, log scale" }), HISTORY_WIDE);
   figure.append(plotBox, history);
   const legend = el("div", { class: "mlr-legend" },
     "● start (green)   ✕ end (red)   " + (kind === "quadratic" ? "★ minimum   " : "") +
@@ -259,14 +267,14 @@ function render({ model, el: root }) {
   place(legend);
 
   // ---- drawing
-  const ctx = canvas.getContext("2d");
-  const hctx = history.getContext("2d");
+  let ctx = null, hctx = null;
   const sx = (w) => MARGIN.left + (w - x0) / (x1 - x0) * plotW;
   const sy = (w) => MARGIN.top + (y1 - w) / (y1 - y0) * plotH;
   const wx = (px) => x0 + (px - MARGIN.left) / plotW * (x1 - x0);
   const wy = (py) => y1 - (py - MARGIN.top) / plotH * (y1 - y0);
   let background = null, backgroundBlend = null;
 
+  let lastGrid = null;
   // Band of each pixel: exact per pixel for a quadratic; for the softmax cost the
   // log of the grid's values, interpolated bilinearly between grid points.
   function bands(problem, bw, bh) {
@@ -290,6 +298,7 @@ function render({ model, el: root }) {
     const logs = new Float64Array(nx * ny);
     for (let k = 0; k < logs.length; k++) logs[k] = Math.log(grid.values[k]);
     const logLevels = levels.map(Math.log);
+    lastGrid = { grid, logs, logLevels };
     const logBand = (v) => {  // binary search: the band of v among the log levels
       if (!(v >= logLevels[0])) return -1;
       let lo_ = 0, hi_ = n;
@@ -314,22 +323,60 @@ function render({ model, el: root }) {
     return band;
   }
 
-  const off = document.createElement("canvas"), small = document.createElement("canvas");
-  off.width = width; off.height = height;
+  // The contour lines of the softmax cost: marching squares on the grid of log costs, each
+  // level a list of segments [w0, w1, w0', w1'] (weights), drawn as anti-aliased vector lines.
+  function contourSegments(grid, logs, logLevels) {
+    const { xs, ys } = grid, nx = xs.length, ny = ys.length, n = logLevels.length;
+    const ex = new Float64Array(4), ey = new Float64Array(4);
+    const out = logLevels.map(() => []);
+    // How many levels lie at or below each grid value: a level crosses a cell only between its
+    // corners' counts, so most cells are skipped at once.
+    const count = new Int16Array(nx * ny);
+    for (let k = 0; k < count.length; k++) {
+      let c = 0;
+      while (c < n && logLevels[c] <= logs[k]) c++;
+      count[k] = c;
+    }
+    for (let j = 0; j < ny - 1; j++) for (let i = 0; i < nx - 1; i++) {
+      const ia = j * nx + i, ib = ia + 1, id = ia + nx, ic = id + 1;
+      const lo = Math.min(count[ia], count[ib], count[ic], count[id]), hi = Math.max(count[ia], count[ib], count[ic], count[id]);
+      if (lo === hi) continue;
+      const a = logs[ia], b = logs[ib], c = logs[ic], d = logs[id];
+      for (let m = lo; m < hi; m++) {
+        const L = logLevels[m], seg = out[m];
+        const code = (a >= L) | ((b >= L) << 1) | ((c >= L) << 2) | ((d >= L) << 3);
+        // the crossings on the four edges: bottom (a-b), right (b-c), top (d-c), left (a-d)
+        ex[0] = xs[i] + (L - a) / (b - a) * (xs[i + 1] - xs[i]); ey[0] = ys[j];
+        ex[1] = xs[i + 1]; ey[1] = ys[j] + (L - b) / (c - b) * (ys[j + 1] - ys[j]);
+        ex[2] = xs[i] + (L - d) / (c - d) * (xs[i + 1] - xs[i]); ey[2] = ys[j + 1];
+        ex[3] = xs[i]; ey[3] = ys[j] + (L - a) / (d - a) * (ys[j + 1] - ys[j]);
+        const pairs = CASES[code];
+        for (let k = 0; k < pairs.length; k += 2) seg.push(ex[pairs[k]], ey[pairs[k]], ex[pairs[k + 1]], ey[pairs[k + 1]]);
+      }
+    }
+    return out;
+  }
+
+  let off = null;
+  const small = document.createElement("canvas");
   function drawBackground(problem) {
-    const octx = off.getContext("2d");
+    off = off || document.createElement("canvas");
+    const octx = sizeCanvas(off, width, height), ratio = off.width / width;
     octx.fillStyle = "#fff";
     octx.fillRect(0, 0, width, height);
-    // The softmax contours are drawn at half resolution and scaled up: a quarter of the pixels to fill.
-    const scale = problem.pixel ? 1 : 2;
-    const bw = Math.ceil(plotW / scale), bh = Math.ceil(plotH / scale);
+    // The quadratic's bands are computed pixel by pixel at the screen's density (up to 2x);
+    // the softmax cost's are interpolated from its grid at half the CSS resolution and scaled up
+    // smoothly, with its contour lines drawn as vectors on top.
+    const density = problem.pixel ? Math.min(ratio, 2) : 0.5;
+    const bw = Math.ceil(plotW * density), bh = Math.ceil(plotH * density);
     const img = octx.createImageData(bw, bh);
     const band = bands(problem, bw, bh);
-    // Pixels as little-endian RGBA words; contour lines: black at 35% opacity where the band changes.
+    // Pixels as little-endian RGBA words; for the quadratic, contour lines: black at 35% opacity
+    // where the band changes.
     const pix = new Uint32Array(img.data.buffer);
     const pack = (rgb, f) => ((255 << 24) | (Math.round(rgb[2] * f) << 16) | (Math.round(rgb[1] * f) << 8) | Math.round(rgb[0] * f)) >>> 0;
     const fills = [[255, 255, 255]].concat(colors);
-    const plain = fills.map((c) => pack(c, 1)), edged = fills.map((c) => pack(c, 0.65));
+    const plain = fills.map((c) => pack(c, 1)), edged = problem.pixel ? fills.map((c) => pack(c, 0.65)) : plain;
     const last = colors.length - 1;
     for (let j = 0; j < bh; j++) for (let i = 0; i < bw; i++) {
       const p = j * bw + i, k = band[p];
@@ -337,16 +384,25 @@ function render({ model, el: root }) {
       const c = k < 0 ? 0 : Math.min(k, last) + 1;
       pix[p] = edge ? edged[c] : plain[c];
     }
-    if (scale === 1) octx.putImageData(img, MARGIN.left, MARGIN.top);
-    else {
-      if (small.width !== bw || small.height !== bh) { small.width = bw; small.height = bh; }
-      small.getContext("2d").putImageData(img, 0, 0);
-      octx.imageSmoothingQuality = "high";  // smooth the upscaled contour lines instead of showing steps
-      octx.drawImage(small, 0, 0, bw, bh, MARGIN.left, MARGIN.top, bw * scale, bh * scale);
-      octx.fillStyle = "#fff";  // the half-resolution image may overhang the plot by a pixel
-      octx.fillRect(MARGIN.left, MARGIN.top + plotH, plotW, bh * scale - plotH);
-      octx.fillRect(MARGIN.left + plotW, MARGIN.top, bw * scale - plotW, plotH);
+    if (small.width !== bw || small.height !== bh) { small.width = bw; small.height = bh; }
+    small.getContext("2d").putImageData(img, 0, 0);
+    octx.save();
+    octx.beginPath(); octx.rect(MARGIN.left, MARGIN.top, plotW, plotH); octx.clip();
+    octx.imageSmoothingEnabled = density !== ratio;
+    octx.imageSmoothingQuality = "low";  // bilinear: the band fills only (the lines are vectors), and the cheapest
+    octx.drawImage(small, 0, 0, bw, bh, MARGIN.left, MARGIN.top, bw / density, bh / density);
+    if (!problem.pixel) {
+      const { grid, logs, logLevels } = lastGrid;
+      const segments = contourSegments(grid, logs, logLevels);
+      root.__liveContours = { levels: levels.slice(), segments };
+      octx.strokeStyle = "rgba(0,0,0,0.45)"; octx.lineWidth = 0.8;
+      octx.beginPath();
+      for (const seg of segments) for (let k = 0; k < seg.length; k += 4) {
+        octx.moveTo(sx(seg[k]), sy(seg[k + 1])); octx.lineTo(sx(seg[k + 2]), sy(seg[k + 3]));
+      }
+      octx.stroke();
     }
+    octx.restore();
     // axes, ticks, labels
     octx.strokeStyle = "#000"; octx.lineWidth = 1;
     octx.strokeRect(MARGIN.left + 0.5, MARGIN.top + 0.5, plotW - 1, plotH - 1);
@@ -389,6 +445,58 @@ function render({ model, el: root }) {
     } else { c.arc(x, y, 2.6, 0, 2 * Math.PI); c.fill(); c.lineWidth = 0.4; c.stroke(); }
   }
 
+  // What the costs along the path say. Full-batch gradient descent: a cost that rises means α
+  // is too large. Mini-batch steps each follow the gradient of one batch, so the full cost may
+  // rise at some steps while it falls over the run: that is their noise, not a sign of a bad α.
+  function trend(costs, rises, diverged) {
+    const K = costs.length - 1, first = costs[0], last = costs[K];
+    if (diverged) return "α is too large: the cost grew without bound.";
+    if (rises === 0) return `The cost fell at every step, from ${fmt(first)} to ${fmt(last)}.`;
+    const noisy = kind === "minibatch" && state.batch < numPoints;
+    if (!noisy) return `The cost rose at ${rises} of ${K} steps: α is too large.`;
+    if (last < first) {
+      return `The cost rose at ${rises} of ${K} steps, as it does when each step follows one batch ` +
+        `of ${state.batch} point${state.batch === 1 ? "" : "s"} (the noise of stochastic steps), ` +
+        `and fell over the run, from ${fmt(first)} to ${fmt(last)}.`;
+    }
+    return `The cost rose at ${rises} of ${K} steps and ended higher than it started (${fmt(first)} to ${fmt(last)}): ` +
+      "α is too large for steps this noisy.";
+  }
+
+  // Where the path leaves the plot for good: the point on the frame where its last segment from
+  // inside crosses out, the direction it goes, and where it ends; null if it ends inside (or never
+  // was inside).
+  function exitOf(path) {
+    const inside = (w) => w[0] >= x0 && w[0] <= x1 && w[1] >= y0 && w[1] <= y1;
+    const K = path.length - 1;
+    if (inside(path[K])) return null;
+    let i = K - 1;
+    while (i >= 0 && !inside(path[i])) i--;
+    if (i < 0) return null;
+    const a = path[i], b = path[i + 1], d = [b[0] - a[0], b[1] - a[1]];
+    let t = 1;  // the first crossing of the frame along a -> b
+    if (d[0] > 0) t = Math.min(t, (x1 - a[0]) / d[0]); else if (d[0] < 0) t = Math.min(t, (x0 - a[0]) / d[0]);
+    if (d[1] > 0) t = Math.min(t, (y1 - a[1]) / d[1]); else if (d[1] < 0) t = Math.min(t, (y0 - a[1]) / d[1]);
+    return { step: i + 1, at: [a[0] + t * d[0], a[1] + t * d[1]], direction: d, end: path[K] };
+  }
+
+  // An arrowhead on the frame where the path leaves it, and a label inside the plot that says
+  // where the path ends.
+  function drawExit(exit) {
+    const px = sx(exit.at[0]), py = sy(exit.at[1]);
+    const dx = exit.direction[0] / (x1 - x0) * plotW, dy = -exit.direction[1] / (y1 - y0) * plotH;
+    arrowhead(ctx, px, py, dx, dy, 13, pathColor(1));
+    const label = `ends off the plot at (${fmt(exit.end[0], 3)}, ${fmt(exit.end[1], 3)})`;
+    ctx.font = "11px system-ui, sans-serif";
+    const w = ctx.measureText(label).width, n = Math.hypot(dx, dy) || 1;
+    // the label stands back from the arrow, into the plot, kept inside the frame
+    let lx = px - dx / n * 22 - w / 2, ly = py - dy / n * 22 + 4;
+    lx = Math.min(Math.max(lx, MARGIN.left + 4), MARGIN.left + plotW - 4 - w);
+    ly = Math.min(Math.max(ly, MARGIN.top + 14), MARGIN.top + plotH - 6);
+    ctx.fillStyle = "rgba(255,255,255,0.85)"; ctx.fillRect(lx - 3, ly - 11, w + 6, 15);
+    ctx.fillStyle = "#000"; ctx.textAlign = "left"; ctx.fillText(label, lx, ly);
+  }
+
   function draw() {
     const t0 = performance.now();
     state.pending = false;
@@ -399,7 +507,7 @@ function render({ model, el: root }) {
     }
     const path = problem.descend(state.alpha, state.steps, state.start);
     state.path = path;
-    ctx.drawImage(background, 0, 0);
+    ctx.drawImage(background, 0, 0, width, height);
     ctx.save();
     ctx.beginPath(); ctx.rect(MARGIN.left, MARGIN.top, plotW, plotH); ctx.clip();
     const wstar = problem.optimum;
@@ -414,6 +522,8 @@ function render({ model, el: root }) {
     marker(ctx, sx(path[0][0]), sy(path[0][1]), "circle", pathColor(0));
     if (K > 0) marker(ctx, sx(path[K][0]), sy(path[K][1]), "x", pathColor(1));
     ctx.restore();
+    const exit = exitOf(path);
+    if (exit) drawExit(exit);
     ctx.fillStyle = "#000"; ctx.font = "600 12px system-ui, sans-serif"; ctx.textAlign = "center";
     ctx.fillText(`α = ${fmt(state.alpha)}, ` + (kind === "minibatch" ? `${state.steps} epochs, b = ${state.batch}` : `${state.steps} steps`) + (stages > 1 ? `, ${cfg.blend_label.split(" (")[0]} = ${state.blend.toFixed(3)}` : ""), MARGIN.left + plotW / 2, 18);
     const costs = path.map(problem.cost);
@@ -421,6 +531,7 @@ function render({ model, el: root }) {
 
     const final = path[K];
     const diverged = K < plannedSteps();
+    const rises = costs.reduce((n, v, i) => n + (i > 0 && v > costs[i - 1] + 1e-12), 0);
     let summary;
     if (wstar) {
       const dist = Math.hypot(final[0] - wstar[0], final[1] - wstar[1]);
@@ -428,13 +539,21 @@ function render({ model, el: root }) {
     } else {
       summary = `cost ${fmt(costs[K])} (started at ${fmt(costs[0])}), ${problem.errors(final)} of ${problem.x.length} points misclassified`;
     }
-    const text = `Start (${fmt(path[0][0], 3)}, ${fmt(path[0][1], 3)}); ` +
-      (diverged ? `diverged: the weights overflowed after ${K} of ${plannedSteps()} steps. ` :
-        `after ${K} steps` + (kind === "minibatch" ? ` (${state.steps} epochs of ${stepsPerEpoch(state.batch)} steps, batch size ${state.batch})` : "") +
-        ` with α = ${fmt(state.alpha)}: ${summary}, at (${fmt(final[0], 3)}, ${fmt(final[1], 3)}). `) +
-      (costs.every((v, i) => i === 0 || v <= costs[i - 1] + 1e-12) ? "The cost fell at every step." : "The cost rose at some step: α is too large.");
+    const startText = `Start (${fmt(path[0][0], 3)}, ${fmt(path[0][1], 3)}); `;
+    let text;
+    if (plannedSteps() === 0) {
+      text = startText + `no steps taken: the path is the starting point alone, where the cost is ${fmt(costs[0])}.`;
+    } else {
+      text = startText +
+        (diverged ? `diverged: the weights overflowed after ${K} of ${plannedSteps()} steps. ` :
+          `after ${K} steps` + (kind === "minibatch" ? ` (${state.steps} epochs of ${stepsPerEpoch(state.batch)} steps, batch size ${state.batch})` : "") +
+          ` with α = ${fmt(state.alpha)}: ${summary}, at (${fmt(final[0], 3)}, ${fmt(final[1], 3)}). `) +
+        (exit ? `The path leaves the plot at (${fmt(exit.at[0], 3)}, ${fmt(exit.at[1], 3)}) and ends outside it. ` : "") +
+        trend(costs, rises, diverged);
+    }
     readout.textContent = text;
     root.dataset.path = JSON.stringify(path);
+    root.dataset.exit = exit ? JSON.stringify(exit) : "";
     root.dataset.cost = String(costs[K]);
     root.dataset.alpha = String(state.alpha);
     root.dataset.blend = String(state.blend);
@@ -443,7 +562,7 @@ function render({ model, el: root }) {
   }
 
   function drawHistory(costs, gmin) {
-    const W = 260, H = height, L = 48, R = 16, T = MARGIN.top, B = MARGIN.bottom;
+    const W = historyW, H = historyH, L = 48, R = 16, T = MARGIN.top, B = MARGIN.bottom;
     const pw = W - L - R, ph = H - T - B;
     hctx.fillStyle = "#fff"; hctx.fillRect(0, 0, W, H);
     const floor = gmin === null ? 1e-12 : Math.max(Math.abs(gmin) * 1e-3, 1e-12);
@@ -472,6 +591,10 @@ function render({ model, el: root }) {
     hctx.fillStyle = "#d7191c";
     if (costs.length <= 120) costs.forEach((v, k) => { hctx.beginPath(); hctx.arc(X(k), Y(v), 2, 0, 2 * Math.PI); hctx.fill(); });
     hctx.restore();
+    if (plannedSteps() === 0) {
+      hctx.fillStyle = "#000"; hctx.font = "12px system-ui, sans-serif"; hctx.textAlign = "center";
+      hctx.fillText("no steps: the start alone", L + pw / 2, T + ph / 2);
+    }
   }
 
   const schedule = (event) => scheduleDraw(state, draw, event);
@@ -565,9 +688,27 @@ function render({ model, el: root }) {
   const synced = ["alpha", "steps", "blend", "start"].concat(kind === "minibatch" ? ["batch_size"] : []);
   for (const n of synced) model.on(`change:${n}`, fromModel);
 
+  // Laid out for the widths the plot and the cost history are shown at: side by side where the
+  // widget is wide enough, the history under the plot (and shorter than it) on a phone.
+  function layout() {
+    width = Math.max(220, plotBox.getBoundingClientRect().width || WIDE);
+    plotW = width - MARGIN.left - MARGIN.right;
+    const aspect = cfg.equal_aspect ? Math.min(1.1, Math.max(0.5, (y1 - y0) / (x1 - x0))) : 0.85;
+    plotH = Math.round(plotW * aspect);
+    height = plotH + MARGIN.top + MARGIN.bottom;
+    const box = history.getBoundingClientRect();
+    historyW = Math.max(200, box.width || HISTORY_WIDE);
+    const stacked = box.top > plotBox.getBoundingClientRect().top + 10;
+    historyH = stacked ? Math.round(Math.min(260, Math.max(190, 0.6 * historyW))) : height;
+    ctx = sizeCanvas(canvas, width, height);
+    hctx = sizeCanvas(history, historyW, historyH);
+    background = null;
+  }
+
   updateOutputs();
-  draw();
+  const stopWatching = watchWidth(figure, WIDE, () => { layout(); draw(); });
   return () => {
+    stopWatching();
     for (const n of synced) model.off(`change:${n}`, fromModel);
     removeKeys();
   };

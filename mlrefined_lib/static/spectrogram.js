@@ -114,14 +114,16 @@ function render({ model, el: root }) {
   const id = `mlr-window-${uid}`;
   const lo = Math.log2(wlo), hi = Math.log2(whi);
   const [input, out] = rangeControl(controls, id, "window length (samples, log scale)", { min: lo, max: hi, step: 1 / 48, value: Math.log2(state.window) }, 12);
-  const plotW = 420, plotH = 250, width = plotW + MARGIN.left + MARGIN.right, height = plotH + MARGIN.top + MARGIN.bottom;
+  // Laid out for the width the canvas is shown at (552 CSS px where there is room: a 420 x 250
+  // plot; on a phone a narrower plot, at least 200 px tall).
+  const WIDE = 552;
+  let plotW = 0, plotH = 0, width = 0, height = 0, ctx = null;
   const canvas = el("canvas", {
-    width: String(width), height: String(height), role: "img", "aria-describedby": descId,
+    role: "img", "aria-describedby": descId,
     "aria-label": "Spectrogram of the signal: time on the horizontal axis, frequency on the vertical axis, magnitude in dB as colour (bright = loud)",
   });
   place();
-  figure.append(figurePart(canvas, width));
-  const ctx = canvas.getContext("2d");
+  figure.append(figurePart(canvas, WIDE));
   const sx = (t) => MARGIN.left + t / duration * plotW, sy = (f) => MARGIN.top + (1 - f / fmax) * plotH;
 
   function frame() {
@@ -205,8 +207,16 @@ function render({ model, el: root }) {
   input.addEventListener("change", () => { model.set("window", state.window); model.save_changes(); });
   const fromModel = () => { state.window = model.get("window"); input.value = Math.log2(state.window); schedule(); };
   model.on("change:window", fromModel);
-  draw();
+  function layout() {
+    width = Math.max(240, canvas.getBoundingClientRect().width || WIDE);
+    plotW = width - MARGIN.left - MARGIN.right;
+    plotH = Math.round(Math.min(250, Math.max(200, plotW * 250 / 420)));
+    height = plotH + MARGIN.top + MARGIN.bottom;
+    ctx = sizeCanvas(canvas, width, height);
+  }
+  const stopWatching = watchWidth(figure, WIDE, () => { layout(); draw(); });
   return () => {
+    stopWatching();
     model.off("change:window", fromModel);
     removeKeys();
   };

@@ -8,6 +8,9 @@
 // `root.__liveRays` ({scales, costs: [[...], [...]]}: the right panel's curves).
 
 const STYLES = [["circle", "#4575b4"], ["square", "#d73027"]];
+// The panels' text is 11 px in their own units: shown at no less than 82% of their width, it
+// stays at 9 CSS px or more (three panels that do not fit side by side wrap instead).
+const MIN_SHARE = 0.82;
 
 
 export function crossEntropy(x, y, w) {
@@ -39,7 +42,7 @@ function render({ model, el: root }) {
   const id = `mlr-scale-${uid}`;
   const lo = Math.log10(slo), hi = Math.log10(shi);
   const [input, out] = rangeControl(controls, id, "weight norm ||w|| (log scale)", { min: lo, max: hi, step: (hi - lo) / 1000, value: Math.log10(state.scale) }, 12);
-  const W = 300, H = 230, L = 44, R = 8, T = 24, B = 38, pw = W - L - R, ph = H - T - B;
+  const W = 300, H = 230, L = 44, R = 14, T = 24, B = 38, pw = W - L - R, ph = H - T - B;
 
   const box = { x: L, y: T, width: pw, height: ph, xlabelY: H - 5, ylabelX: 11 };
 
@@ -62,7 +65,7 @@ function render({ model, el: root }) {
     layer.append(curve);
     const title = svgEl("text", { x: L + pw / 2, y: 15, "text-anchor": "middle", "font-size": 11.5 });
     node.append(title);
-    figure.append(figurePart(node, W));
+    figure.append(figurePart(node, W, MIN_SHARE));
     const grid = []; for (let i = 0; i <= 300; i++) grid.push(xa + (xb - xa) * i / 300);
     return { prob, curve, title, X, Y, grid };
   });
@@ -85,7 +88,7 @@ function render({ model, el: root }) {
   rlayer.append(...marks);
   const rightTitle = svgEl("text", { x: L + pw / 2, y: 15, "text-anchor": "middle", "font-size": 11.5 });
   right.append(rightTitle);
-  figure.append(figurePart(right, W));
+  figure.append(figurePart(right, W, MIN_SHARE));
 
   const legend = el("div", { class: "mlr-legend" },
     `● not in the class (label 0, blue)   ■ in the class (label 1, red)   black: the probability of the model w = s u; ` +

@@ -12,6 +12,9 @@ and reported). On each:
   label sits on one line and its readout is not cut; on the phone its track
   spans at least 75% of the text's width and a tap in its middle moves it
   there and redraws the widget;
+* every live widget is sharp and readable: each canvas's backing store holds
+  the screen's pixels (twice its CSS size on the 2x phone), and no widget text
+  (ticks, titles, legends, colour bars, readouts) is under 9 CSS px;
 * axe-core (installed by `make assets` with npm; never fetched from the
   network) finds no critical or serious accessibility violation;
 * the page logs no console error and no request fails;
@@ -46,6 +49,7 @@ import re
 from pathlib import Path
 
 import pytest
+from test_live_widget import CANVAS_TEXT_JS, MIN_TEXT_PX, WIDGET_TEXT_JS  # tests/book/test_live_widget.py
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 MIN_TRACK_SHARE = 0.75  # of the text's width, on the phone
@@ -168,6 +172,7 @@ class Opened:
         self.problems: list[str] = []
         self.context = browser.new_context(service_workers="block", **CONTEXTS[device])
         self.context.set_default_timeout(TIMEOUT_MS)
+        self.context.add_init_script(CANVAS_TEXT_JS)  # records the text the widgets draw on canvases
 
         def route(route):
             if route.request.url.startswith(base + "/"):
@@ -244,6 +249,7 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
             button.click()
             page.wait_for_function("() => getComputedStyle(document.getElementById('pst-primary-sidebar')).visibility === 'visible'")
         if widgets:
+            check_widget_pixels(page, device)
             check_sliders(page, device)
         boxes = page.evaluate(SEARCH_BOXES_JS)
         assert boxes == 1, f"{device}: {boxes} search boxes or buttons shown at once (expected one)"
@@ -417,6 +423,20 @@ def check_sliders(page, device):
         middle = (moved["min"] + moved["max"]) / 2
         assert abs(moved["value"] - middle) <= 0.1 * (moved["max"] - moved["min"]), \
             f"{where}: a tap in the middle of the track moved it to {moved['value']} of {moved['min']}..{moved['max']}"
+
+
+def check_widget_pixels(page, device):
+    """Each widget's canvases hold the screen's pixels, and none of its text is under 9 CSS px."""
+    density = DEVICES[device].get("device_scale_factor", 1)
+    problems = []
+    for widget in page.evaluate(WIDGET_TEXT_JS):
+        for c in widget["canvases"]:
+            if c["backing"][0] < density * c["css"][0] - 1 or c["backing"][1] < density * c["css"][1] - 1:
+                problems.append(f"{widget['title']}: a {c['backing'][0]}x{c['backing'][1]} canvas shown at "
+                                f"{c['css'][0]:.0f}x{c['css'][1]:.0f} CSS px on a {density}x screen")
+        problems += [f"{widget['title']}: {t['where']} text {t['text']!r} at {t['size']:.1f} px"
+                     for t in widget["texts"] if t["size"] < MIN_TEXT_PX - 0.05][:5]
+    assert not problems, f"{device}: widgets soft or too small to read:\n  " + "\n  ".join(problems)
 
 
 def wait_for_redraw(page, index: int, drawing: str, message: str) -> None:

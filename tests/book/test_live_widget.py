@@ -38,8 +38,9 @@ NEEDED = ["widget-loader.js", "vendor/mlrefined/quadratic_descent.js", "vendor/m
           "vendor/mlrefined/weight_scale.js", "vendor/mlrefined/spectrogram.js"]
 
 
-def write_page(widgets, directory: Path, *, tamper_esm: str | None = None) -> Path:
-    """An HTML page embedding `widgets` as the book does; `tamper_esm` replaces the stored `_esm`."""
+def write_page(widgets, directory: Path, *, tamper_esm: str | None = None, style: str = "") -> Path:
+    """An HTML page embedding `widgets` as the book does; `tamper_esm` replaces the stored `_esm`,
+    `style` is a style sheet for the page."""
     missing = [n for n in NEEDED if not (ASSETS / n).is_file()]
     if missing:
         pytest.fail(f"assets/ lacks {missing}: run `python tools/vendor_assets.py` first.")
@@ -57,6 +58,7 @@ def write_page(widgets, directory: Path, *, tamper_esm: str | None = None) -> Pa
         for v in data["view_specs"])
     page = directory / "index.html"
     page.write_text(f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>live widget test</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><style>{style}</style>
 <script type="module" src="_static/widget-loader.js"></script>
 <script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>
 </head><body>{views}</body></html>""")
@@ -750,3 +752,214 @@ def test_spectrogram_slider_keys_pointer_and_speed(browser, serve, tmp_path, mix
     session.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     print("spectrogram redraw at 4x CPU throttling (window, ms):", [(w, round(t, 1)) for w, t in timings])
     finish(page, errors)
+
+
+# ------------------------------------------------ on a phone: sharp, readable, honest
+PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+# The book's text column on a 390 px phone is about 358 px wide (tests/book/test_devices.py opens the built pages).
+PHONE_STYLE = "body { margin: 0; padding: 0 16px; }"
+DESKTOP = dict(viewport={"width": 1280, "height": 900})
+DESKTOP_STYLE = "body { margin: 0 auto; max-width: 680px; }"  # about the book's text column on a desktop
+MIN_TEXT_PX = 9  # no widget text under 9 CSS px
+
+# Records what every canvas draws as text, in that canvas's own pixels (font size times the
+# transform's scale), and carries it along when one canvas is drawn onto another; a canvas
+# whose size is set is cleared, and so is its record.
+CANVAS_TEXT_JS = """(() => {
+  const records = new WeakMap();
+  window.__canvasText = (canvas) => records.get(canvas) || [];
+  const list = (canvas) => { if (!records.has(canvas)) records.set(canvas, []); return records.get(canvas); };
+  const scale = (ctx) => { const m = ctx.getTransform(); return Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)); };
+  const P = CanvasRenderingContext2D.prototype, fillText = P.fillText, drawImage = P.drawImage;
+  P.fillText = function (text, ...rest) {
+    list(this.canvas).push({text: String(text), size: parseFloat(/([\\d.]+)px/.exec(this.font)[1]) * scale(this)});
+    return fillText.call(this, text, ...rest);
+  };
+  P.drawImage = function (source, ...a) {
+    if (source instanceof HTMLCanvasElement && records.has(source)) {
+      const sw = a.length >= 8 ? a[2] : source.width, dw = a.length >= 8 ? a[6] : a.length >= 4 ? a[2] : source.width;
+      for (const r of records.get(source)) list(this.canvas).push({text: r.text, size: r.size * dw / sw * scale(this)});
+    }
+    return drawImage.call(this, source, ...a);
+  };
+  for (const side of ["width", "height"]) {
+    const d = Object.getOwnPropertyDescriptor(HTMLCanvasElement.prototype, side);
+    Object.defineProperty(HTMLCanvasElement.prototype, side, {configurable: true, get: d.get,
+      set(v) { records.delete(this); d.set.call(this, v); }});
+  }
+})();"""
+
+# Every text a reader sees in each widget, with its size in CSS px: HTML text (computed font
+# size), SVG text (font size times the SVG's scale on the screen) and canvas text (as drawn,
+# times the canvas's CSS width over its backing width); and each canvas's backing store
+# against its CSS size.
+WIDGET_TEXT_JS = """() => [...document.querySelectorAll('.mlr-live')].map((root) => {
+  const texts = [];
+  const visible = (e) => e.getClientRects().length > 0 && !e.closest('.mlr-hidden');
+  for (const e of root.querySelectorAll('*')) {
+    if (!visible(e) || e instanceof SVGElement || e.tagName === 'CANVAS') continue;
+    const own = [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join(' ').trim();
+    if (own) texts.push({where: 'html ' + e.tagName.toLowerCase(), text: own.slice(0, 30), size: parseFloat(getComputedStyle(e).fontSize)});
+  }
+  for (const t of root.querySelectorAll('svg text')) {
+    if (!visible(t) || !t.textContent.trim()) continue;
+    const m = t.getScreenCTM();
+    texts.push({where: 'svg', text: t.textContent.slice(0, 30), size: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)});
+  }
+  const canvases = [...root.querySelectorAll('canvas')].filter(visible).map((c) => {
+    const r = c.getBoundingClientRect();
+    for (const rec of window.__canvasText(c)) texts.push({where: 'canvas', text: rec.text.slice(0, 30), size: rec.size * r.width / c.width});
+    return {css: [r.width, r.height], backing: [c.width, c.height], top: r.top, bottom: r.bottom};
+  });
+  texts.sort((a, b) => a.size - b.size);
+  return {title: root.querySelector('.mlr-title').textContent, width: root.getBoundingClientRect().width, texts, canvases};
+})"""
+
+
+def phone_page(browser, url: str, count: int, device: dict = PHONE):
+    """The page served at `url` on a 390 px phone with 2x pixels (or on `device`), once `count`
+    widgets have drawn (each has written its description)."""
+    context = browser.new_context(**device)
+    context.add_init_script(CANVAS_TEXT_JS)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/index.html", wait_until="load")
+    page.wait_for_function(f"() => [...document.querySelectorAll('.mlr-live [id^=mlr-desc]')]"
+                           f".filter((p) => p.textContent).length === {count}", timeout=20_000)
+    page.wait_for_timeout(300)  # a relayout at the widget's own width, if any
+    return page, errors
+
+
+def every_widget(data, classification, centred, polynomial_data, scale_problems, mix):
+    """One widget of each kind, as the chapters build them."""
+    x, y, z = classification
+    return [
+        live.quadratic_descent(data["x"], data["y"], xrange=(-3, 9), yrange=(-2, 12), alpha=0.15, steps=20),
+        minibatch_widget(data, 0.1, 5, 1, (0.0, 0.0)),
+        softmax_widget(classification, alpha=1.0, steps=100),
+        live.quadratic_descent([data["x2"], data["s2"], data["p2"]], data["y2"], xrange=(-3, 3), yrange=(-3, 3),
+                               bias=False, alpha=0.1, steps=15, start=(-2.5, 2.5),
+                               blend_label="blend τ (0 = raw, 1 = standardized, 2 = sphered)",
+                               stage_names=["raw", "standardized", "sphered"]),
+        live.penalty_geometry(*centred, xrange=(-1, 3), yrange=(-1.5, 2.5), levels=np.linspace(0.3, 8, 16), lam=1.0),
+        polynomial_widget(polynomial_data, 2),
+        live.weight_scale(scale=5.0, **scale_problems),
+        live.window_spectrogram(*mix, window=64),
+    ]
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_canvases_are_sharp_and_no_text_is_under_9_px(browser, serve, tmp_path, data, classification, centred,
+                                                        polynomial_data, scale_problems, mix, device):
+    """On a 390 px phone with 2x pixels, every canvas's backing store is at least twice its CSS size,
+    no text of any widget (ticks, titles, legends, colour bar, readouts, controls) is under 9 CSS px,
+    and each plot spans the column (the cost plot of a descent widget under the contours, not a
+    sliver beside them). In the book's desktop column (680 px) no text is under 9 px either."""
+    widgets = every_widget(data, classification, centred, polynomial_data, scale_problems, mix)
+    write_page(widgets, tmp_path, style=PHONE_STYLE if device == "phone" else DESKTOP_STYLE)
+    page, errors = phone_page(browser, serve, len(widgets), PHONE if device == "phone" else DESKTOP)
+    found = page.evaluate(WIDGET_TEXT_JS)
+    soft, small, slivers = [], [], []
+    density = 2 if device == "phone" else 1
+    for widget in found:
+        for c in widget["canvases"]:
+            if c["backing"][0] < density * c["css"][0] - 1 or c["backing"][1] < density * c["css"][1] - 1:
+                soft.append(f"{widget['title']}: {c['backing'][0]}x{c['backing'][1]} backing for "
+                            f"{c['css'][0]:.0f}x{c['css'][1]:.0f} CSS px")
+            if device == "phone" and (c["css"][1] > 1.2 * c["css"][0] or c["css"][0] < 0.9 * widget["width"]):
+                slivers.append(f"{widget['title']}: a canvas {c['css'][0]:.0f}x{c['css'][1]:.0f} in {widget['width']:.0f} px")
+        small += [f"{widget['title']}: {t['where']} {t['text']!r} at {t['size']:.1f} px"
+                  for t in widget["texts"] if t["size"] < MIN_TEXT_PX - 0.05]
+        assert len(widget["texts"]) > 5, widget
+    print(f"{device}: smallest text per widget (CSS px):", [(w["title"], round(w["texts"][0]["size"], 1)) for w in found])
+    problems = ((["canvases drawn below the screen's pixel density:"] + soft if soft else [])
+                + ([f"widget text under {MIN_TEXT_PX} CSS px on the {device}:"] + small if small else [])
+                + (["plots that do not span the phone's column:"] + slivers if slivers else []))
+    assert not problems, "\n  ".join(problems)
+    assert not errors, errors
+    page.context.close()
+
+
+def descriptions(page) -> list[str]:
+    return page.eval_on_selector_all(".mlr-live [id^=mlr-desc]", "ps => ps.map((p) => p.textContent)")
+
+
+def test_readouts_say_what_the_picture_shows(browser, serve, tmp_path, data, classification):
+    """Mini-batch steps of one point make the cost rise now and then while it falls over the run:
+    the readout says so, and does not blame α; a run of 0 steps is the start alone, not a cost that
+    fell at every step; full-batch steps whose cost rises still say α is too large."""
+    widgets = [minibatch_widget(data, 0.1, 5, 1, (0.0, 0.0)),
+               minibatch_widget(data, 0.1, 0, 4, (0.0, 0.0)),
+               live.quadratic_descent(data["x"], data["y"], xrange=(-3, 9), yrange=(-2, 12), alpha=0.1, steps=0),
+               softmax_widget(classification, alpha=1.0, steps=0),
+               live.quadratic_descent(data["x"], data["y"], xrange=(-3, 9), yrange=(-2, 12), alpha=0.81, steps=25)]
+    write_page(widgets, tmp_path, style=PHONE_STYLE)
+    page, errors = phone_page(browser, serve, len(widgets))
+    texts = descriptions(page)
+    cost = ml.least_squares(data["x"], data["y"])
+    costs = np.array([cost(w) for w in minibatch_path(data, 0.1, 5, 1, (0.0, 0.0))])
+    rises = int(np.sum(np.diff(costs) > 1e-12))
+    assert rises > 0 and costs[-1] < costs[0], "the case no longer shows noisy mini-batch steps"
+    assert "too large" not in texts[0] and f"rose at {rises} of {len(costs) - 1} steps" in texts[0], texts[0]
+    assert f"from {costs[0]:.4g} to {costs[-1]:.4g}" in texts[0], texts[0]
+    for text in texts[1:4]:
+        assert "fell at every step" not in text and "no steps taken" in text, text
+    full = [cost(w) for w in python_path(data["x"], data["y"], 0.81, 25, (0.0, 0.0))]
+    assert np.any(np.diff(full) > 0) and "too large" in texts[4], texts[4]
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_path_that_leaves_the_softmax_plot_ends_with_a_marker_and_contours_are_lines(
+        browser, serve, tmp_path, classification):
+    """Chapter 7's softmax widget: where the path leaves the frame for good, the page marks the point
+    on the frame (as Python finds it) and writes where the path ends; its contour lines are vector
+    segments on the level sets of the library's softmax cost."""
+    alpha, steps, start, blend = 20.0, 100, (0.0, 0.0), 0.2
+    write_page([softmax_widget(classification, alpha=alpha, steps=steps, start=start, blend=blend)], tmp_path,
+               style=PHONE_STYLE)
+    page, errors = phone_page(browser, serve, 1)
+    path = softmax_path(classification, blend, alpha, steps, start)
+    (x0, x1), (y0, y1) = (-8.0, 4.0), (-2.0, 8.0)
+    inside = (path[:, 0] >= x0) & (path[:, 0] <= x1) & (path[:, 1] >= y0) & (path[:, 1] <= y1)
+    assert inside[0] and not inside[-1], "the case no longer leaves the plot"
+    i = np.flatnonzero(inside)[-1]
+    a, d = path[i], path[i + 1] - path[i]
+    t = min([(x1 - a[0]) / d[0] if d[0] > 0 else (x0 - a[0]) / d[0] if d[0] < 0 else 1,
+             (y1 - a[1]) / d[1] if d[1] > 0 else (y0 - a[1]) / d[1] if d[1] < 0 else 1, 1])
+    exit = json.loads(shown(page, "exit"))
+    assert np.allclose(exit["at"], a + t * d, atol=1e-9) and np.allclose(exit["end"], path[-1], atol=1e-9), exit
+    drawn = [r["text"] for r in page.evaluate("() => window.__canvasText(document.querySelector('.mlr-live canvas'))")]
+    label = f"ends off the plot at ({path[-1][0]:.3g}, {path[-1][1]:.3g})"
+    assert label in drawn, (label, drawn[-5:])
+    assert "leaves the plot" in descriptions(page)[0]
+    # The contour lines: segments whose ends lie on the level sets of ml.softmax.
+    contours = page.evaluate("() => document.querySelector('.mlr-live').__liveContours")
+    x, y, z = classification
+    cost = ml.softmax((1 - blend) * x + blend * z, y)
+    worst, lines = 0.0, 0
+    for level, seg in zip(contours["levels"], contours["segments"]):
+        ends = np.array(seg).reshape(-1, 2)
+        if len(ends):
+            lines += 1
+            worst = max(worst, np.abs(np.log(cost.batch(ends) / level)).max())
+    assert lines >= 10, f"only {lines} contour levels drawn as lines"
+    assert worst < 0.02, f"a contour line strays from its level by {worst:.3g} in log cost"
+    assert not errors, errors
+    page.context.close()
+
+
+def test_widget_labels_follow_the_notation(browser, serve, tmp_path, data, classification, centred,
+                                            polynomial_data, scale_problems, mix):
+    """t counts steps (not k or K), α is the learning rate, λ the penalty only, τ the blend."""
+    widgets = every_widget(data, classification, centred, polynomial_data, scale_problems, mix)
+    write_page(widgets, tmp_path, style=PHONE_STYLE)
+    page, errors = phone_page(browser, serve, len(widgets))
+    words = [t["text"] for w in page.evaluate(WIDGET_TEXT_JS) for t in w["texts"]]
+    words += page.eval_on_selector_all(".mlr-live label", "ls => ls.map((l) => l.textContent)")
+    bad = [w for w in words if re.search(r"(^|[^\w^])[kK]($|[^\w])|\^k|λ.*blend|blend.*λ", w)]
+    assert not bad, f"labels against the notation: {bad}"
+    assert any("step t" in w for w in words) and any("α" in w for w in words) and any("λ" in w for w in words)
+    assert not errors, errors
+    page.context.close()

@@ -58,7 +58,7 @@ def test_digit_training_runs(points):
     assert left.get_yscale() == "log"
     assert left.get_title() == "Multiclass softmax cost, training set"
     assert right.get_ylabel() == "misclassifications (of 40)"
-    assert left.get_xlabel() == right.get_xlabel() == "step $k$"
+    assert left.get_xlabel() == right.get_xlabel() == "step $t$" and left.get_ylabel() == "cost $g(w^t)$ (log scale)"
     np.testing.assert_allclose(left.get_lines()[1].get_ydata(), runs["b"].costs)
     np.testing.assert_allclose(right.get_lines()[0].get_ydata(), errors["a"])
 

@@ -135,6 +135,8 @@ def test_cost_histories_plots_each_run(line_data):
     np.testing.assert_allclose(lines[0].get_ydata(), runs["alpha 0.1"].costs)
     np.testing.assert_allclose(lines[1].get_ydata(), [3.0, 2.0, 1.5])
     assert ax.get_yscale() == "log"
+    # The book's notation: t counts the steps.
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("step $t$", "cost $g(w^t)$")
 
 
 def test_cost_histories_values_callable(line_data):
