@@ -203,7 +203,8 @@ def degree_folds(
     scale : float > 0, optional
         Default ``max |x|``, so that ``t`` lies in [-1, 1] and the fits are well conditioned.
     error_limits : (low, high), optional
-        The axis of the scores; default from 0 to three times the lowest mean at the initial folds.
+        The axis of the scores; default from 0 to three times the lowest mean at the initial folds,
+        or more if the degree-1 mean plus its standard error needs it.
     xlim, ylim : (low, high), optional
         The axes of the data; default the data's range with a margin.
 
@@ -249,6 +250,7 @@ def degree_folds(
     }
     widget.k, widget.seed = int(k), int(seed)
     if error_limits is None:
-        error_limits = [0.0, 3.0 * float(np.min(widget.search().means))]
+        first = widget.search()
+        error_limits = [0.0, max(3.0 * float(np.min(first.means)), 1.3 * (first.means[0] + first.standard_errors[0]))]
     widget.config = {**widget.config, "error_limits": check_range(error_limits, "error_limits")}
     return widget

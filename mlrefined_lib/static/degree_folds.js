@@ -233,7 +233,8 @@ function render({ model, el: root }) {
     const loo = k === P;
     const kName = loo ? `k = ${k} (leave-one-out)` : `k = ${k}`;
     rightTitle.textContent = `${kName}: the rule chooses degree ${chosen + 1}`;
-    const text = `${kName}, folds of seed ${seed}: each model is fitted on ${P - Math.ceil(P / k)} to ${P - Math.floor(P / k)} points. ` +
+    const fewest = P - Math.ceil(P / k), most = P - Math.floor(P / k);
+    const text = `${kName}, folds of seed ${seed}: each model is fitted on ${fewest === most ? most : `${fewest} to ${most}`} points. ` +
       `The lowest mean validation error is at degree ${best + 1} (${fmt(means[best])} ± ${fmt(errors[best])}); ` +
       `the one-standard-error rule chooses degree ${chosen + 1} (${fmt(means[chosen])}), the simplest below ${fmt(threshold)}. ` +
       (loo ? "Leave-one-out has a single set of folds: new folds change nothing." :
