@@ -175,12 +175,14 @@ function render({ model, el: root }) {
   const degreeTicks = []; for (let d = 1; d <= D; d++) degreeTicks.push([String(d), Dx(d)]);
   svgAxes(right, box, degreeTicks, ticks(ea, eb, 5).map((v) => [tickLabel(v), E(v)]), "polynomial degree", "validation MSE");
   const scoreLayer = clippedLayer(right, `mlr-clip-${uid}-r`, box);
-  const scoreDots = svgEl("g", { fill: "#9a9a9a" });
+  const scoreDots = svgEl("path", { fill: "#9a9a9a" });
   const ruleLine = svgEl("line", { x1: L, x2: L + pw, stroke: RULE, "stroke-width": 1.3, "stroke-dasharray": "6 4" });
   const chosenBand = svgEl("rect", { y: Tp, height: ph, width: pw / D * 0.8, fill: "#fde0dd" });
-  const bars = svgEl("g", { stroke: "#000", "stroke-width": 1.4 });
-  const meanDots = svgEl("g", { fill: "#000" });
-  const overflow = svgEl("g", { fill: "#555" });
+  const bars = svgEl("path", { stroke: "#000", "stroke-width": 1.4, fill: "none" });
+  const meanDots = svgEl("g");
+  const meanMarks = [];
+  for (let d = 1; d <= D; d++) { const c = svgEl("circle", { cx: Dx(d), stroke: "#000" }); meanMarks.push(c); meanDots.append(c); }
+  const overflow = svgEl("path", { fill: "#555" });
   scoreLayer.append(chosenBand, scoreDots, ruleLine, bars, meanDots);
   right.append(overflow);
   const rightTitle = svgEl("text", { x: L + pw / 2, y: 16, "text-anchor": "middle", "font-size": 12, "font-weight": 600 });
@@ -193,41 +195,48 @@ function render({ model, el: root }) {
   place(legend);
 
   const curveT = []; for (let i = 0; i <= 300; i++) curveT.push((xa + (xb - xa) * i / 300) / cfg.scale);
-  const allRows = Array.from({ length: P }, (_, p) => p);
+  const allFits = fitAllDegrees(T, y, Array.from({ length: P }, (_, p) => p), D);
+  const computed = new Map();
 
   function draw() {
     const t0 = performance.now();
     state.pending = false;
     const k = state.k, seed = state.seed;
-    const fold = foldOf(P, k, seed);
-    const scores = foldScores(T, t, y, D, fold, k);
-    const { means, errors, best, chosen, threshold } = summarize(scores);
-    const w = fitAllDegrees(T, y, allRows, D)[chosen];
+    const key = `${k} ${seed}`;
+    if (!computed.has(key)) {  // each (k, seed) is computed once: a drag back over the slider only redraws
+      if (computed.size >= 400) computed.clear();
+      const fold = foldOf(P, k, seed), scores = foldScores(T, t, y, D, fold, k);
+      computed.set(key, { fold, scores, ...summarize(scores) });
+    }
+    const { fold, scores, means, errors, best, chosen, threshold } = computed.get(key);
+    const w = allFits[chosen];
     // the data and the fit
     dots.forEach((c, p) => c.setAttribute("fill", k <= 10 ? FOLD_COLORS[fold[p]] : "#2c7bb6"));
     const span = yb - ya;
     fitLine.setAttribute("points", svgPoints(curveT.map((v) => [X(v * cfg.scale), Y(Math.min(Math.max(polynomialAt(w, v), ya - span), yb + span))])));
     leftTitle.textContent = `degree ${chosen + 1} on all ${P} points`;
-    // the scores
+    // the scores: the fold dots, the error bars and the markers off the scale as one path each
     const clampE = (v) => E(Math.min(Math.max(v, ea - 0.05 * (eb - ea)), eb + 0.05 * (eb - ea)));
-    const dotNodes = [], barNodes = [], meanNodes = [], over = [];
     const r = k > 60 ? 1.3 : k > 15 ? 1.8 : 2.4;
+    let dotPath = "", barPath = "", overPath = "";
     scores.forEach((s, d) => {
       const cx = Dx(d + 1), half = pw / D * 0.3;
-      s.forEach((e, i) => {
-        dotNodes.push(svgEl("circle", { cx: (cx + (k > 1 ? (i / (k - 1) - 0.5) * 2 * half : 0)).toFixed(2), cy: clampE(e).toFixed(2), r }));
-      });
-      if (s.some((e) => e > eb)) over.push(svgEl("polygon", { points: `${cx - 4},${Tp - 1} ${cx + 4},${Tp - 1} ${cx},${Tp - 7}` }));
-      const lo = clampE(means[d] - errors[d]), hi = clampE(means[d] + errors[d]);
-      barNodes.push(svgEl("line", { x1: cx, x2: cx, y1: lo.toFixed(2), y2: hi.toFixed(2) }),
-        svgEl("line", { x1: cx - 5, x2: cx + 5, y1: lo.toFixed(2), y2: lo.toFixed(2) }),
-        svgEl("line", { x1: cx - 5, x2: cx + 5, y1: hi.toFixed(2), y2: hi.toFixed(2) }));
-      meanNodes.push(svgEl("circle", { cx, cy: clampE(means[d]).toFixed(2), r: d === best ? 5 : 3.8, ...(d === best ? { fill: "#fff", stroke: "#000", "stroke-width": 2 } : {}) }));
+      for (let i = 0; i < k; i++) {
+        const px = cx + (i / (k - 1) - 0.5) * 2 * half, py = clampE(s[i]);
+        dotPath += `M${(px - r).toFixed(2)} ${py.toFixed(2)}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0`;
+      }
+      if (s.some((e) => e > eb)) overPath += `M${cx - 4} ${Tp - 1}L${cx + 4} ${Tp - 1}L${cx} ${Tp - 7}Z`;
+      const lo = clampE(means[d] - errors[d]).toFixed(2), hi = clampE(means[d] + errors[d]).toFixed(2);
+      barPath += `M${cx} ${lo}V${hi}M${cx - 5} ${lo}h10M${cx - 5} ${hi}h10`;
+      const mark = meanMarks[d];
+      mark.setAttribute("cy", clampE(means[d]).toFixed(2));
+      mark.setAttribute("r", d === best ? 5 : 3.8);
+      mark.setAttribute("fill", d === best ? "#fff" : "#000");
+      mark.setAttribute("stroke-width", d === best ? 2 : 0);
     });
-    scoreDots.replaceChildren(...dotNodes);
-    bars.replaceChildren(...barNodes);
-    meanDots.replaceChildren(...meanNodes);
-    overflow.replaceChildren(...over);
+    scoreDots.setAttribute("d", dotPath);
+    bars.setAttribute("d", barPath);
+    overflow.setAttribute("d", overPath);
     ruleLine.setAttribute("y1", clampE(threshold)); ruleLine.setAttribute("y2", clampE(threshold));
     chosenBand.setAttribute("x", Dx(chosen + 1) - pw / D * 0.4);
     const loo = k === P;
