@@ -6,7 +6,7 @@ cross-validated cost of every round. Boosting on hundreds of rows with
 cross-validation is more than a page should redo, so Python hands the page the
 per-round numbers (the order of the features, their weights, the training
 costs, the cross-validated means and standard errors) and the page computes
-from them the model of round m (:meth:`mlrefined_lib.BoostResult.full_weights`)
+from them the model of round m (:meth:`mlrefined_lib.selection.BoostResult.full_weights`)
 and what it draws.
 """
 
@@ -100,10 +100,10 @@ def boosting_rounds(
     Parameters
     ----------
     path : mlrefined_lib.BoostResult
-        :func:`mlrefined_lib.boost` on all the rows, R rounds: the order of the
+        :func:`mlrefined_lib.selection.boost` on all the rows, R rounds: the order of the
         features, their weights and the training cost after each round.
     search : mlrefined_lib.GridSearchResult
-        :func:`mlrefined_lib.grid_search` over the rounds ``0, 1, ..., R`` (in
+        :func:`mlrefined_lib.cross_validation.grid_search` over the rounds ``0, 1, ..., R`` (in
         that order): the cross-validated cost of each round, its standard error,
         the lowest mean and the one-standard-error choice.
     names : sequence of str

@@ -7,10 +7,10 @@ draws each fold's score, the mean with one standard error each way, the
 one-standard-error line and the degree that rule chooses.
 
 The folds come from a seeded shuffle that the page and Python both implement,
-:func:`shuffled_folds` (the same fold sizes as :func:`mlrefined_lib.k_fold`,
+:func:`shuffled_folds` (the same fold sizes as :func:`mlrefined_lib.cross_validation.k_fold`,
 but its own generator, so that a browser can reproduce it exactly): for a
 seed, Python gets the very folds the page shows, and
-:meth:`DegreeFolds.search` is :func:`mlrefined_lib.grid_search` on them.
+``DegreeFolds.search()`` is :func:`mlrefined_lib.cross_validation.grid_search` on them.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ _MASK = 0xFFFFFFFF
 
 def _mulberry32(seed: int):
     """The 32-bit generator "mulberry32": an integer state advanced by 0x6D2B79F5 and
-    mixed by two multiply-xorshift rounds; yields integers in [0, 2**32). The page
+    mixed by two multiply-xorshift rounds; yields integers in ``[0, 2**32)``. The page
     runs the same arithmetic (``Math.imul`` and unsigned shifts)."""
     state = seed & _MASK
     while True:
@@ -50,7 +50,7 @@ def shuffled_order(num_points: int, seed: int) -> np.ndarray:
 
     For ``i = P-1, ..., 1`` it swaps position ``i`` with position
     ``j = floor(r (i + 1) / 2**32)``, ``r`` the generator's next integer. Every
-    step is integer arithmetic below 2**53, so the page's JavaScript gets the same
+    step is integer arithmetic below ``2**53``, so the page's JavaScript gets the same
     permutation.
     """
     num_points = check_scalar(num_points, "num_points", numbers.Integral, min_val=1)
@@ -66,7 +66,7 @@ def shuffled_order(num_points: int, seed: int) -> np.ndarray:
 def shuffled_folds(num_points: int, k: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """k folds of ``range(num_points)`` from :func:`shuffled_order` (the widget's "new folds").
 
-    As :func:`mlrefined_lib.k_fold` with an integer seed, but shuffled by
+    As :func:`mlrefined_lib.cross_validation.k_fold` with an integer seed, but shuffled by
     :func:`shuffled_order`: the rows in shuffled order are dealt in blocks to
     folds 0, 1, ..., k-1, the first ``num_points % k`` folds one row larger.
 
@@ -120,7 +120,7 @@ class DegreeFolds(LiveWidget):
         return shuffled_folds(len(self.config["x"]), self.k if k is None else k, self.seed if seed is None else seed)
 
     def search(self, k: int | None = None, seed: int | None = None):
-        """:func:`mlrefined_lib.grid_search` of the degrees 1 to D on :meth:`folds` (mean squared error)."""
+        """:func:`mlrefined_lib.cross_validation.grid_search` of the degrees 1 to D on ``folds()`` (mean squared error)."""
         from ..cross_validation import grid_search
 
         degrees = list(range(1, self.config["max_degree"] + 1))
