@@ -182,16 +182,17 @@ function render({ model, el: root }) {
   const meanDots = svgEl("g");
   const meanMarks = [];
   for (let d = 1; d <= D; d++) { const c = svgEl("circle", { cx: Dx(d), stroke: "#000" }); meanMarks.push(c); meanDots.append(c); }
-  const overflow = svgEl("path", { fill: "#555" });
+  const overflow = svgEl("path", { fill: "#777" });
+  const meanOverflow = svgEl("path", { fill: "#000" });
   scoreLayer.append(chosenBand, scoreDots, ruleLine, bars, meanDots);
-  right.append(overflow);
+  right.append(overflow, meanOverflow);
   const rightTitle = svgEl("text", { x: L + pw / 2, y: 16, "text-anchor": "middle", "font-size": 12, "font-weight": 600 });
   right.append(rightTitle);
   figure.append(figurePart(left, W), figurePart(right, W));
   const legend = el("div", { class: "mlr-legend" },
     "left: the points, coloured by their fold when k ≤ 10; red: the chosen degree fitted on all points. " +
     "Right: grey dots, each fold's score; black, each degree's mean ± one standard error; dashed red, " +
-    "the lowest mean plus its standard error; shaded, the simplest degree below that line (▲ at the top: off the scale)");
+    "the lowest mean plus its standard error; shaded, the simplest degree below that line. A ▲ at the top edge marks a degree with fold scores (grey) or its mean (black) off the scale");
   place(legend);
 
   const curveT = []; for (let i = 0; i <= 300; i++) curveT.push((xa + (xb - xa) * i / 300) / cfg.scale);
@@ -218,14 +219,15 @@ function render({ model, el: root }) {
     // the scores: the fold dots, the error bars and the markers off the scale as one path each
     const clampE = (v) => E(Math.min(Math.max(v, ea - 0.05 * (eb - ea)), eb + 0.05 * (eb - ea)));
     const r = k > 60 ? 1.3 : k > 15 ? 1.8 : 2.4;
-    let dotPath = "", barPath = "", overPath = "";
+    let dotPath = "", barPath = "", overPath = "", meanOverPath = "";
     scores.forEach((s, d) => {
       const cx = Dx(d + 1), half = pw / D * 0.3;
       for (let i = 0; i < k; i++) {
         const px = cx + (i / (k - 1) - 0.5) * 2 * half, py = clampE(s[i]);
         dotPath += `M${(px - r).toFixed(2)} ${py.toFixed(2)}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0`;
       }
-      if (s.some((e) => e > eb)) overPath += `M${cx - 4} ${Tp - 1}L${cx + 4} ${Tp - 1}L${cx} ${Tp - 7}Z`;
+      if (means[d] > eb) meanOverPath += `M${cx - 6} ${Tp - 1}L${cx + 6} ${Tp - 1}L${cx} ${Tp - 10}Z`;
+      else if (s.some((e) => e > eb)) overPath += `M${cx - 4} ${Tp - 1}L${cx + 4} ${Tp - 1}L${cx} ${Tp - 7}Z`;
       const lo = clampE(means[d] - errors[d]).toFixed(2), hi = clampE(means[d] + errors[d]).toFixed(2);
       barPath += `M${cx} ${lo}V${hi}M${cx - 5} ${lo}h10M${cx - 5} ${hi}h10`;
       const mark = meanMarks[d];
@@ -237,15 +239,18 @@ function render({ model, el: root }) {
     scoreDots.setAttribute("d", dotPath);
     bars.setAttribute("d", barPath);
     overflow.setAttribute("d", overPath);
+    meanOverflow.setAttribute("d", meanOverPath);
     ruleLine.setAttribute("y1", clampE(threshold)); ruleLine.setAttribute("y2", clampE(threshold));
     chosenBand.setAttribute("x", Dx(chosen + 1) - pw / D * 0.4);
     const loo = k === P;
     const kName = loo ? `k = ${k} (leave-one-out)` : `k = ${k}`;
     rightTitle.textContent = `${kName}: the rule chooses degree ${chosen + 1}`;
     const fewest = P - Math.ceil(P / k), most = P - Math.floor(P / k);
+    const off = means.map((m, d) => (m > eb ? d + 1 : 0)).filter(Boolean);
     const text = `${kName}, folds of seed ${seed}: each model is fitted on ${fewest === most ? most : `${fewest} to ${most}`} points. ` +
       `The lowest mean validation error is at degree ${best + 1} (${fmt(means[best])} ± ${fmt(errors[best])}); ` +
       `the one-standard-error rule chooses degree ${chosen + 1} (${fmt(means[chosen])}), the simplest below ${fmt(threshold)}. ` +
+      (off.length ? (off.length > 1 ? `The means of degrees ${off.join(", ")} are` : `The mean of degree ${off[0]} is`) + ` off the scale (above ${fmt(eb)}). ` : "") +
       (loo ? "Leave-one-out has a single set of folds: new folds change nothing." :
         "Draw new folds to see how much one assignment of the rows moves the scores.");
     readout.textContent = text;
