@@ -73,11 +73,11 @@ class BoostingRounds(LiveWidget):
         left.set_title(f"round {m}: weights of the features added", fontsize=10)
         rounds = np.arange(len(cfg["train"]))
         right.plot(rounds, cfg["train"], "o-", color="#2c7bb6", ms=3, label=cfg["train_label"])
-        right.errorbar(rounds, cfg["cv_means"], yerr=cfg["cv_errors"], fmt="s--", color="#fdae61", ms=3,
+        right.errorbar(rounds, cfg["cv_means"], yerr=cfg["cv_errors"], fmt="s--", color="#e66101", ms=3,
                        capsize=2, label="cross-validated")
         right.plot([m, m], [cfg["train"][m], cfg["cv_means"][m]], "k", lw=0)
         right.scatter([m, m], [cfg["train"][m], cfg["cv_means"][m]], s=60, color="k", zorder=4)
-        right.set(xlabel="round", ylabel=cfg["cost_label"])
+        right.set(xlabel="round m", ylabel=cfg["cost_label"])
         right.legend(fontsize=9)
         right.set_title("cost after each round", fontsize=10)
         fig.tight_layout()
