@@ -24,6 +24,8 @@ const MODULES = new Map([
   ["mlrefined_lib.live.PolynomialFits", "polynomial_fits.js"],
   ["mlrefined_lib.live.WeightScale", "weight_scale.js"],
   ["mlrefined_lib.live.WindowSpectrogram", "spectrogram.js"],
+  ["mlrefined_lib.live.DegreeFolds", "degree_folds.js"],
+  ["mlrefined_lib.live.BoostingRounds", "boosting_rounds.js"],
 ]);
 const STAND_IN = "needs_kernel.js";
 const STATE_TYPE = "application/vnd.jupyter.widget-state+json";

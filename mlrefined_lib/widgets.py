@@ -11,6 +11,8 @@ is the one name the chapters use for them, ``widgets``.
 from __future__ import annotations
 
 from .live import (  # the continuous widgets, re-exported
+    BoostingRounds,
+    DegreeFolds,
     MinibatchDescent,
     PenaltyGeometry,
     PolynomialFits,
@@ -18,6 +20,8 @@ from .live import (  # the continuous widgets, re-exported
     SoftmaxDescent,
     WeightScale,
     WindowSpectrogram,
+    boosting_rounds,
+    degree_folds,
     minibatch_descent,
     penalty_geometry,
     polynomial_fits,
@@ -35,4 +39,6 @@ __all__ = [
     "polynomial_fits", "PolynomialFits",
     "window_spectrogram", "WindowSpectrogram",
     "penalty_geometry", "PenaltyGeometry",
+    "degree_folds", "DegreeFolds",
+    "boosting_rounds", "BoostingRounds",
 ]

@@ -11,10 +11,14 @@ for any value of its controls:
 * :func:`weight_scale` (chapter 3): the cost of ``w = s u`` for any ``s``;
 * :func:`polynomial_fits` (chapter 4): each degree's fit, drawn as vectors;
 * :func:`window_spectrogram` (chapter 6): the spectrogram for any window length;
+* :func:`degree_folds` (chapter 5): the degree chosen by k-fold cross-validation,
+  for any k and any seeded folds;
+* :func:`boosting_rounds` (chapter 10): boosting's weights and costs round by round;
 * :func:`penalty_geometry` (chapter 11): the exact lasso and ridge minimizers.
 
 One module per widget (``descent``, ``softmax``, ``minibatch``,
-``weight_scale``, ``polynomials``, ``spectrogram``, ``penalty``); what they all
+``weight_scale``, ``polynomials``, ``degree_folds``, ``spectrogram``, ``boosting``,
+``penalty``); what they all
 share is in ``_base``. Everything public is re-exported here, and every widget
 keeps the ``_anywidget_id`` ``"mlrefined_lib.live.<class name>"`` whichever
 module defines it. The rest of this docstring describes the first widget; the
@@ -60,6 +64,9 @@ from __future__ import annotations
 # for the tests, tools and front-end notes that name them; they are not in __all__.
 from .._esm import STATIC
 from ._base import LiveWidget
+from .boosting import BOOSTING_ANYWIDGET_ID, BOOSTING_ESM_PATH, BoostingRounds, boosting_rounds
+from .degree_folds import (DEGREE_FOLDS_ANYWIDGET_ID, DEGREE_FOLDS_ESM_PATH, DegreeFolds, degree_folds,
+                           shuffled_folds, shuffled_order)
 from .descent import ANYWIDGET_ID, ESM_PATH, QuadraticDescent, _moments_at, blend_moments, quadratic_descent
 from .minibatch import MINIBATCH_ANYWIDGET_ID, MinibatchDescent, minibatch_descent
 from .penalty import PENALTY_ANYWIDGET_ID, PENALTY_ESM_PATH, PenaltyGeometry, penalized_minimizers, penalty_geometry
@@ -71,4 +78,5 @@ from .weight_scale import WEIGHT_SCALE_ANYWIDGET_ID, WEIGHT_SCALE_ESM_PATH, Weig
 __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments", "SoftmaxDescent", "softmax_descent",
            "PenaltyGeometry", "penalty_geometry", "penalized_minimizers", "PolynomialFits", "polynomial_fits",
            "MinibatchDescent", "minibatch_descent", "WeightScale", "weight_scale",
-           "WindowSpectrogram", "window_spectrogram"]
+           "WindowSpectrogram", "window_spectrogram", "DegreeFolds", "degree_folds", "shuffled_folds",
+           "shuffled_order", "BoostingRounds", "boosting_rounds"]

@@ -7,7 +7,8 @@ library to 1e-9: the path of the descent widgets equals
 :func:`mlrefined_lib.gradient_descent` on every step for several learning
 rates, blends and starting points, also after the reader moves the controls
 (and likewise the mini-batch paths, the softmax grid, the lasso and ridge
-minimizers, the polynomial fits, the weight-scale costs, the spectrogram); that
+minimizers, the polynomial fits, the weight-scale costs, the spectrogram, the
+folds, fold scores and chosen degree of chapter 5, boosting's weights by round); that
 the page runs the vendored front end, not the code stored in the widget state; and
 that the controls are named and keep their keys from the page. It needs
 `python tools/vendor_assets.py` to have filled assets/vendor (the book build does).
@@ -35,7 +36,8 @@ ASSETS = ROOT / "assets"
 TOL = 1e-9
 NEEDED = ["widget-loader.js", "vendor/mlrefined/quadratic_descent.js", "vendor/mlrefined/needs_kernel.js",
           "vendor/mlrefined/penalty_geometry.js", "vendor/mlrefined/polynomial_fits.js",
-          "vendor/mlrefined/weight_scale.js", "vendor/mlrefined/spectrogram.js"]
+          "vendor/mlrefined/weight_scale.js", "vendor/mlrefined/spectrogram.js", "vendor/mlrefined/degree_folds.js",
+          "vendor/mlrefined/boosting_rounds.js"]
 
 
 def write_page(widgets, directory: Path, *, tamper_esm: str | None = None, style: str = "") -> Path:
@@ -963,3 +965,212 @@ def test_widget_labels_follow_the_notation(browser, serve, tmp_path, data, class
     assert any("step t" in w for w in words) and any("α" in w for w in words) and any("λ" in w for w in words)
     assert not errors, errors
     page.context.close()
+
+
+# ------------------------------------------------ the degree chosen by k-fold cross-validation (chapter 5)
+@pytest.fixture(scope="module")
+def fold_data():
+    rng = np.random.default_rng(21)
+    x = rng.uniform(-1.4, 3.1, size=40)
+    y = 38 - 8.5 * x + 2.0 * x**2 + rng.normal(scale=3.5, size=40)
+    return x, y
+
+
+def folds_widget(fold_data, k, seed):
+    return live.degree_folds(*fold_data, max_degree=7, k=k, seed=seed, xlabel="input x", ylabel="output y")
+
+
+def assert_degree_folds(page, fold_data, what, index=0):
+    """The page's folds are shuffled_folds(P, k, seed); its fold scores, means, standard errors and
+    both choices are grid_search's on them (least squares by np.linalg.lstsq, written here), and
+    its fit of the chosen degree on all points is lstsq's, all to 1e-9. Returns (k, seed)."""
+    x, y = fold_data
+    shown = page.evaluate(f"""() => {{ const d = document.querySelectorAll('.mlr-live')[{index}].dataset;
+        return [d.k, d.seed, d.folds, d.scores, d.means, d.errors, d.best, d.chosen, d.fit]; }}""")
+    k, seed = int(shown[0]), int(shown[1])
+    folds, scores, means, errors, fit = (np.array(json.loads(v)) for v in (shown[2], *shown[3:6], shown[8]))
+    best, chosen = int(shown[6]), int(shown[7])
+    expected_folds = live.shuffled_folds(len(x), k, seed)
+    assert [np.flatnonzero(folds == i).tolist() for i in range(k)] == [v.tolist() for _, v in expected_folds], \
+        f"{what}: the page's folds are not shuffled_folds({len(x)}, {k}, {seed})"
+    t = x[:, None] / np.abs(x).max()
+    powers = ml.polynomial_features(t, 7)
+
+    def fit_for(d):
+        return lambda a, b: np.linalg.lstsq(np.column_stack([np.ones(len(a)), a[:, :d]]), b, rcond=None)[0]
+
+    def mse(w, a, b):
+        return np.mean((w[0] + a[:, : len(w) - 1] @ w[1:] - b) ** 2)
+
+    search = ml.grid_search(fit_for, mse, powers, y, range(1, 8), expected_folds)
+    for name, got, want in (("fold scores", scores, np.array([r.scores for r in search.results])),
+                            ("means", means, search.means), ("standard errors", errors, search.standard_errors)):
+        assert got.shape == want.shape, f"{what}: {name} of shape {got.shape}, the library's {want.shape}"
+        error = np.abs(got - want).max() / max(1.0, np.abs(want).max())
+        assert error <= TOL, f"{what}: the page's {name} differ from grid_search's by {error:.3g}"
+    assert (best, chosen) == (search.best_param, search.one_standard_error_param), what
+    w = fit_for(chosen)(powers, y)
+    want = w[0] + powers[:, :chosen] @ w[1:]
+    assert np.abs(fit - want).max() / max(1.0, np.abs(want).max()) <= TOL, f"{what}: the chosen fit differs"
+    return k, seed
+
+
+def test_degree_folds_equal_grid_search_on_the_same_folds(browser, serve, tmp_path, fold_data):
+    cases = [(2, 0), (5, 3), (10, 0), (10, 1), (40, 0)]
+    write_page([folds_widget(fold_data, k, s) for k, s in cases], tmp_path)
+    page, errors = open_page(browser, serve, len(cases), "data-scores")
+    for index, case in enumerate(cases):
+        assert assert_degree_folds(page, fold_data, f"k={case[0]}, seed={case[1]}", index) == case
+    assert page.locator(".mlr-live img, .mlr-live canvas").count() == 0, "the plots are not SVG vectors"
+    finish(page, errors)
+
+
+def test_degree_folds_slider_button_keys_and_pointer(browser, serve, tmp_path, fold_data):
+    write_page([folds_widget(fold_data, 10, 0)], tmp_path)
+    page, errors = open_page(browser, serve, 1, "data-scores")
+    slider = page.get_by_label("number of folds k")
+    button = page.get_by_role("button", name="new folds: draw the folds again from the next seed")
+    assert slider.count() == 1 and button.count() == 1
+    redrawn(page, "k", lambda: slider.fill("4"))
+    assert assert_degree_folds(page, fold_data, "after the slider") == (4, 0)
+    redrawn(page, "seed", lambda: button.click())
+    assert assert_degree_folds(page, fold_data, "after new folds") == (4, 1)
+    button.focus()
+    redrawn(page, "seed", lambda: page.keyboard.press("Enter"))
+    redrawn(page, "seed", lambda: page.keyboard.press("Space"))
+    assert assert_degree_folds(page, fold_data, "after Enter and Space") == (4, 3)
+    slider.focus()
+    redrawn(page, "k", lambda: page.keyboard.press("ArrowRight"))
+    assert assert_degree_folds(page, fold_data, "after a key") == (5, 3)
+    redrawn(page, "k", lambda: page.keyboard.press("End"))
+    assert assert_degree_folds(page, fold_data, "leave-one-out") == (40, 3)
+    assert "leave-one-out" in page.locator(".mlr-live [id^=mlr-desc]").inner_text()
+    clicked(page, "k", slider, 0, dx=4)
+    assert assert_degree_folds(page, fold_data, "after a click")[0] == 2
+    finish(page, errors, timings="degree by k-fold cross-validation")
+
+
+# ------------------------------------------------ boosting round by round (chapter 10)
+@pytest.fixture(scope="module")
+def boosted():
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(120, 7))
+    y = 1.0 + 2.5 * x[:, 3] - 1.2 * x[:, 0] + 0.6 * x[:, 5] + rng.normal(size=120)
+    names = ["age", "bmi", "bp", "s1", "s2", "s3", "s5"]
+    path = ml.boost(x, y, rounds=7)
+
+    def boosted_for(rounds):
+        return lambda a, b: ml.boost(a, b, rounds=rounds).full_weights()
+
+    def mse(w, a, b):
+        return np.mean((w[0] + a @ w[1:] - b) ** 2)
+
+    search = ml.grid_search(boosted_for, mse, x, y, range(8), ml.k_fold(120, 6, seed=2))
+    return path, search, names
+
+
+def assert_rounds(page, boosted, what, index=0):
+    path, search, _ = boosted
+    shown = page.evaluate(f"""() => {{ const d = document.querySelectorAll('.mlr-live')[{index}].dataset;
+        return [d.rounds, d.weights, d.costs]; }}""")
+    m, weights, costs = int(shown[0]), np.array(json.loads(shown[1])), np.array(json.loads(shown[2]))
+    assert np.abs(weights - path.full_weights(m)).max() <= TOL, f"{what}: the weights differ from full_weights({m})"
+    want = [path.costs[m], search.means[m], search.standard_errors[m]]
+    assert np.abs(costs - want).max() / max(want) <= TOL, f"{what}: the costs differ"
+    return m
+
+
+def test_boosting_rounds_equal_the_library(browser, serve, tmp_path, boosted):
+    path, search, names = boosted
+    write_page([live.boosting_rounds(path, search, names, rounds=m) for m in (0, 1, 3, 7)], tmp_path)
+    page, errors = open_page(browser, serve, 4, "data-weights")
+    for index, m in enumerate((0, 1, 3, 7)):
+        assert assert_rounds(page, boosted, f"round {m}", index) == m
+    bars = page.evaluate("""() => [...document.querySelectorAll('.mlr-live')].map((e) =>
+        [...e.querySelectorAll('svg rect[fill="#2c7bb6"], svg rect[fill="#d7191c"]')].filter((r) => Number(r.getAttribute('width')) > 0).length)""")
+    assert bars == [0, 1, 3, 7], f"the weight bars shown per round: {bars}"
+    finish(page, errors)
+
+
+def test_boosting_rounds_slider_keys_and_pointer(browser, serve, tmp_path, boosted):
+    path, search, names = boosted
+    write_page([live.boosting_rounds(path, search, names, rounds=0)], tmp_path)
+    page, errors = open_page(browser, serve, 1, "data-weights")
+    slider = page.get_by_label("boosting rounds m")
+    redrawn(page, "rounds", lambda: slider.fill("2"))
+    assert assert_rounds(page, boosted, "after the slider") == 2
+    text = page.locator(".mlr-live [id^=mlr-desc]").inner_text()
+    assert f"Round 2 adds {names[path.order[1]]}" in text and f"{path.costs[2]:.4g}" in text, text
+    slider.focus()
+    redrawn(page, "rounds", lambda: page.keyboard.press("ArrowRight"))
+    assert assert_rounds(page, boosted, "after a key") == 3
+    clicked(page, "rounds", slider, 1, dx=-4)
+    assert assert_rounds(page, boosted, "after a click") == 7
+    finish(page, errors, timings="boosting rounds")
+
+
+# ------------------------------------------------ both on a phone: touch, sharpness, text size
+SMALLEST_TEXT_JS = """() => {
+  const sizes = [];
+  for (const node of document.querySelectorAll('.mlr-live *')) {
+    if (!node.childNodes.length || ![...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim())) continue;
+    if (node.getClientRects().length === 0) continue;
+    const px = parseFloat(getComputedStyle(node).fontSize);
+    const svg = node.closest('svg');
+    if (svg && node.namespaceURI === 'http://www.w3.org/2000/svg') {
+      sizes.push([node.textContent, px * svg.getScreenCTM().a]);  // the viewBox's scale on the screen
+    } else sizes.push([node.textContent, px]);
+  }
+  return sizes;
+}"""
+
+
+@pytest.mark.parametrize("which", ["folds", "boosting"])
+def test_new_widgets_on_a_phone(browser, serve, tmp_path, fold_data, boosted, which):
+    """390 px wide, 2x pixels, touch: a tap moves each control and the page stays exact; no text
+    under 9 CSS px; vector plots (any canvas would need a backing store at the pixel density)."""
+    widget = folds_widget(fold_data, 10, 0) if which == "folds" else live.boosting_rounds(*boosted, rounds=1)
+    write_page([widget], tmp_path)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(serve + "/index.html", wait_until="load")
+    key = "scores" if which == "folds" else "weights"
+    page.wait_for_function(f"() => document.querySelector('.mlr-live[data-{key}]') !== null", timeout=20_000)
+    sizes = page.evaluate(SMALLEST_TEXT_JS)
+    small = [(text, round(px, 2)) for text, px in sizes if px < 9]
+    assert sizes and not small, f"text under 9 CSS px at 390 px: {small[:8]}"
+    for canvas in page.eval_on_selector_all(".mlr-live canvas", "cs => cs.map(c => [c.width, c.getBoundingClientRect().width])"):
+        assert canvas[0] >= 2 * canvas[1] - 1, f"a canvas is drawn below the pixel density: {canvas}"
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways on a phone ({width} px)"
+    slider = page.locator(".mlr-live input[type=range]").first
+    box = slider.bounding_box()
+    trait = "k" if which == "folds" else "rounds"
+    redrawn(page, trait, lambda: page.touchscreen.tap(box["x"] + box["width"] * 0.5, box["y"] + box["height"] / 2))
+    if which == "folds":
+        k, _ = assert_degree_folds(page, fold_data, "after a tap on the slider")
+        assert 15 <= k <= 27, k
+        button = page.get_by_role("button", name="new folds: draw the folds again from the next seed")
+        redrawn(page, "seed", lambda: button.tap())
+        assert assert_degree_folds(page, fold_data, "after a tap on new folds")[1] == 1
+    else:
+        assert assert_rounds(page, boosted, "after a tap") in (3, 4)
+    assert not errors, errors
+    context.close()
+
+
+def test_new_widgets_show_a_picture_with_alt_text_without_javascript(fold_data, boosted):
+    """The output of each carries its PNG, with the description as alt text (what
+    _ext/live_fallback.py puts in a <noscript> of the built page)."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    for widget in (folds_widget(fold_data, 5, 2), live.boosting_rounds(*boosted, rounds=3)):
+        bundle, metadata = widget._repr_mimebundle_()
+        image = Image.open(io.BytesIO(base64.b64decode(bundle["image/png"])))
+        assert image.width >= 600 and metadata["image/png"]["alt"] == widget.description()

@@ -2,7 +2,7 @@
 
 The static book draws the widgets with its own loader; a student running the
 notebooks gets them from anywidget's front end instead, talking to a kernel.
-This test builds one widget of each of the seven kinds in a temporary notebook
+This test builds one widget of each of the nine kinds in a temporary notebook
 (small data, the chapters' builders), opens it in the servers of
 ``conftest.py`` with Debian's Chromium, runs the cells, and checks, as a
 student would use them:
@@ -98,6 +98,17 @@ live["penalty"] = widgets.penalty_geometry(
     c, yc - yc.mean(), xrange=(-1, 3), yrange=(-1.5, 2.5),
     levels=np.linspace(0.3, 8, 16), lam=1.0)
 live["penalty"]""", "lam", 0.0, 0.5),
+    "degree_folds": ("""\
+live["degree_folds"] = widgets.degree_folds(x, y, max_degree=4, k=5, seed=0)
+live["degree_folds"]""", "k", 2, 8),
+    "boosting": ("""\
+xb = rng.normal(size=(60, 4))
+yb = 1.0 + 2.0 * xb[:, 2] - xb[:, 0] + rng.normal(size=60)
+fit_rounds = lambda m: (lambda a, b: ml.boost(a, b, rounds=m).full_weights())
+mse = lambda w, a, b: float(np.mean((w[0] + a @ w[1:] - b) ** 2))
+search = ml.grid_search(fit_rounds, mse, xb, yb, range(5), ml.k_fold(60, 5, seed=0))
+live["boosting"] = widgets.boosting_rounds(ml.boost(xb, yb, rounds=4), search, ["a", "b", "c", "d"], rounds=2)
+live["boosting"]""", "rounds", 0, 3),
 }
 TRAITS = {name: trait for name, (_, trait, _, _) in WIDGETS.items()}
 PRINT = f"print(json.dumps({{k: getattr(w, {TRAITS!r}[k]) for k, w in live.items()}}))"
