@@ -25,7 +25,11 @@ from ._reference import check_close
 from .ch01_gradient_descent import check_descend_until_flat, check_least_squares_gradient
 from .ch02_stochastic_gradient_descent import check_minibatches, check_sgd_epoch
 from .ch03_classification_costs import check_cross_entropy_gradient, check_input_at_probability
-from .ch04_polynomial_features import check_polynomial_feature_count, check_softmax_early_stopping
+from .ch04_polynomial_features import (
+    check_pair_products,
+    check_polynomial_feature_count,
+    check_softmax_early_stopping,
+)
 from .ch05_validation import check_contiguous_folds, check_one_standard_error_rule
 from .ch06_histogram_features import (
     check_bag_of_words_by_hand,
@@ -67,6 +71,7 @@ __all__ = [
     "check_input_at_probability",
     # chapter 4
     "check_polynomial_feature_count",
+    "check_pair_products",
     "check_softmax_early_stopping",
     # chapter 5
     "check_contiguous_folds",

@@ -8,7 +8,7 @@ import numpy as np
 from ._grading import CheckFailed, graded
 from ._reference import _as_array, _as_number, _call
 
-__all__ = ["check_polynomial_feature_count", "check_softmax_early_stopping"]
+__all__ = ["check_polynomial_feature_count", "check_pair_products", "check_softmax_early_stopping"]
 
 
 @graded
@@ -52,6 +52,61 @@ def check_polynomial_feature_count(student: Callable) -> None:
         raise CheckFailed(f"num_features({n}, {d}) returned {value}; it should be {expected[wrong_at]}, the "
                           "binomial coefficient (n + d)! / (d! n!).")
     print("Correct: your counts match the columns of scikit-learn's PolynomialFeatures for 7 pairs (n, d).")
+
+
+@graded(forbids=("interaction_features", "polynomial_features"), rule="NumPy only")
+def check_pair_products(student: Callable) -> None:
+    """Check ``student(x) -> products``: the product of every pair of different columns of x (chapter 4).
+
+    For x of shape (P, N) the answer has shape (P, N(N − 1)/2), the columns
+    ordered (0, 1), (0, 2), …, (0, N − 1), (1, 2), …: the reference is the
+    last N(N − 1)/2 columns of scikit-learn's
+    ``PolynomialFeatures(2, interaction_only=True, include_bias=False)``,
+    on fresh random inputs of several widths.
+    """
+    from sklearn.preprocessing import PolynomialFeatures
+
+    rng = np.random.default_rng(404)
+    for points, inputs in [(5, 2), (7, 3), (6, 5), (4, 8)]:
+        x = rng.normal(size=(points, inputs))
+        saved = x.copy()
+        pairs = inputs * (inputs - 1) // 2
+        expected = PolynomialFeatures(2, interaction_only=True, include_bias=False).fit_transform(x)[:, inputs:]
+        got = _call(student, "pair_products", x)
+        if not np.array_equal(x, saved):
+            raise CheckFailed("pair_products changed the array it was given; work on a copy.")
+        where = f"pair_products of {inputs} columns"
+        try:
+            array = np.asarray(got, dtype=float)
+        except (TypeError, ValueError):
+            array = None
+        if array is not None and array.shape != (points, pairs):
+            columns = range(inputs)
+            mistakes = [
+                (np.column_stack([x, expected]),
+                 "the inputs themselves are in it; return only the products."),
+                (np.column_stack([x[:, i] * x[:, j] for i in columns for j in columns if i <= j]),
+                 "the squares x_i·x_i are in it; pair each column only with the columns after it (i < j)."),
+                (np.column_stack([x[:, i] * x[:, j] for i in columns for j in columns if i != j]),
+                 "each pair is in it twice (x_i·x_j and x_j·x_i); keep only i < j."),
+                (np.column_stack([x[:, i] * x[:, j] for i in columns for j in columns]),
+                 "that is every ordered pair, the squares included; keep only i < j."),
+                (expected.T, "one row per point and one column per pair, not the other way round."),
+            ]
+            for wrong, hint in mistakes:
+                if wrong.shape == array.shape and np.allclose(array, wrong, rtol=1e-10, atol=1e-12):
+                    raise CheckFailed(f"{where} should have shape ({points}, {pairs}); found shape {array.shape}: "
+                                      f"{hint}")
+        got = _as_array(got, "pair_products", (points, pairs))
+        if np.allclose(got, expected, rtol=1e-10, atol=1e-12):
+            continue
+        if np.allclose(np.sort(got, axis=1), np.sort(expected, axis=1), rtol=1e-10, atol=1e-12):
+            raise CheckFailed(f"{where}: the products are right but their columns are in another order; go "
+                              "through the first column i, then j = i + 1, …, N − 1: (0, 1), (0, 2), …, (1, 2), ….")
+        raise CheckFailed(f"{where}: the values are wrong; column k should be x[:, i] * x[:, j] for the k-th pair "
+                          "i < j in the order (0, 1), (0, 2), …, (1, 2), ….")
+    print("Correct: your products match scikit-learn's PolynomialFeatures(interaction_only=True) for 2, 3, 5 and "
+          "8 columns.")
 
 
 def _softmax_early_stopping_reference(x_train, y_train, x_val, y_val, alpha, epochs, *, choose_by="validation"):

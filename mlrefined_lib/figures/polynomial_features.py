@@ -329,3 +329,35 @@ def penalty_choice(lambdas, search, train_errors, validation_errors,
     ax.legend(loc="upper center", fontsize=9, ncol=2)
     fig.tight_layout()
     return fig
+
+
+def why_validation_rises(runs, titles):
+    """Draw runs whose validation error rises for different reasons, one panel each (chapter 4).
+
+    Each run (an ``ml.early_stopping`` result, or anything with
+    ``train_costs``, ``validation_costs`` and ``best_epoch``) gets a panel
+    titled by ``titles``: its training and validation errors against the
+    epoch (log-log, epoch 0 left out) and its best epoch starred. The panels
+    share their y axis, so that a rise in one reads against the other.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    fig, axes = plt.subplots(1, len(runs), figsize=(8.8, 3.2), squeeze=False)
+    for ax, run, title in zip(axes[0], runs, titles):
+        epochs = np.arange(len(run.train_costs))
+        ax.loglog(epochs[1:], run.train_costs[1:], "-", color=TRAIN_COLOR,
+                  lw=2, label="training")
+        ax.loglog(epochs[1:], run.validation_costs[1:], "--",
+                  color=VAL_COLOR, lw=2.5, label="validation")
+        best = run.best_epoch
+        if best > 0:
+            ax.plot([best], [run.validation_costs[best]], "*", color="k",
+                    ms=13, label=f"best epoch ({best})")
+        ax.set_xlabel("epoch (log scale)")
+        ax.set_title(title, fontsize=10)
+        ax.legend(loc="upper center", fontsize=9)
+    axes[0, 0].set_ylabel("mean squared error (log scale)")
+    fig.tight_layout()
+    return fig

@@ -40,10 +40,11 @@ COLUMN_COLORS = ("#c6dbef", "#fdd0a2", "#c7e9c0")
 def field_map(columns=None, base=None):
     """Draw the map of the field: where the book's chapters sit (chapter 5).
 
-    Three columns of boxes, one per kind of feature work (by default
-    features engineered by hand, features selected from many, features
-    learned from the data), each listing its chapters, above a band of the
-    chapters that all of them rely on.
+    One panel per kind of feature work (by default features engineered by
+    hand, features selected from many, features learned from the data), side
+    by side, each a box listing its chapters, above a panel as wide as all of
+    them: the band of the chapters that every kind relies on. The panels sit
+    on one grid, so that a phone gets them stacked (:mod:`mlrefined_lib.narrow`).
 
     Parameters
     ----------
@@ -56,38 +57,43 @@ def field_map(columns=None, base=None):
     Returns
     -------
     matplotlib Figure
-        One axes, with limits (0, 3) by (0, 1) and its axis lines hidden.
+        ``len(columns)`` axes for the columns, then one for the band, each
+        with limits (0, 1) by (0, 1), its axis lines hidden and one box.
     """
     columns = FIELD_MAP if columns is None else columns
     base = FIELD_BASE if base is None else base
     count = len(columns)
-    fig, ax = plt.subplots(figsize=(8.8, 3.9))
-    ax.set_xlim(0, count)
-    ax.set_ylim(0, 1)
-    ax.axis("off")
+    longest = max(len(lines) for lines in columns.values())
+    fig = plt.figure(figsize=(8.8, 0.9 + 0.3 * (longest + 1) + 0.3 * len(base)))
+    grid = fig.add_gridspec(2, count, height_ratios=[longest + 1, len(base) + 0.4])
     for n, (title, lines) in enumerate(columns.items()):
-        ax.add_patch(FancyBboxPatch(
-            (n + 0.05, 0.36), 0.9, 0.52, boxstyle="round,pad=0.01",
-            facecolor=COLUMN_COLORS[n % len(COLUMN_COLORS)], edgecolor="k",
-            lw=0.8,
-        ))
-        ax.text(n + 0.5, 0.83, title, ha="center", va="center",
+        ax = fig.add_subplot(grid[0, n])
+        _box(ax, COLUMN_COLORS[n % len(COLUMN_COLORS)])
+        rows = longest + 1  # the same spacing in every column
+        ax.text(0.5, 1 - 0.5 / rows, title, ha="center", va="center",
                 fontsize=11, fontweight="bold")
         for k, line in enumerate(lines):
-            ax.text(n + 0.5, 0.72 - 0.085 * k, line, ha="center",
+            ax.text(0.5, 1 - (k + 1.5) / rows, line, ha="center",
                     va="center", fontsize=9.5,
                     style="italic" if line.startswith("beyond") else "normal")
-    ax.add_patch(FancyBboxPatch(
-        (0.05, 0.03), count - 0.1, 0.27, boxstyle="round,pad=0.01",
-        facecolor="#f0f0f0", edgecolor="k", lw=0.8,
-    ))
+    ax = fig.add_subplot(grid[1, :])
+    _box(ax, "#f0f0f0")
     for k, line in enumerate(base):
-        ax.text(count / 2, 0.245 - 0.08 * k, line, ha="center", va="center",
-                fontsize=9.5)
-    ax.set_title("where feature engineering sits: the chapters of this book",
+        ax.text(0.5, 1 - (k + 0.7) / (len(base) + 0.4), line, ha="center",
+                va="center", fontsize=9.5)
+    fig.suptitle("where feature engineering sits: the chapters of this book",
                  fontsize=11)
     fig.tight_layout()
     return fig
+
+
+def _box(ax, color):
+    """A rounded box filling the axes, which show nothing else."""
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.axis("off")
+    ax.add_patch(FancyBboxPatch((0.03, 0.03), 0.94, 0.94, boxstyle="round,pad=0.02",
+                                facecolor=color, edgecolor="k", lw=0.8))
 
 
 def one_standard_error_curve(params, search, xlabel, ylabel, title):
@@ -104,7 +110,7 @@ def one_standard_error_curve(params, search, xlabel, ylabel, title):
     """
     means = np.asarray(search.means)
     errors = np.asarray(search.standard_errors)
-    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    fig, ax = plt.subplots(figsize=(5.2, 3.6))
     ax.errorbar(params, means, yerr=errors, fmt="o-", color="#08519c",
                 capsize=4, label="10-fold mean ± 1 standard error")
     best = search.best_index
@@ -113,7 +119,100 @@ def one_standard_error_curve(params, search, xlabel, ylabel, title):
     ax.plot(search.one_standard_error_param,
             means[search.one_standard_error_index], "*", color="k", ms=15,
             label="one-standard-error choice")
-    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
-    ax.legend()
+    ax.set(xlabel=xlabel, ylabel=ylabel)
+    ax.set_title(title, fontsize=10, wrap=True)
+    ax.legend(fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def fold_counts(counts, share, ylabel, title):
+    """Draw, per validation fold, how many rows of a rare class it holds (chapter 5).
+
+    ``counts`` maps a name (a way of cutting the folds, "plain",
+    "stratified") to one count per fold; the bars of the ways stand side by
+    side at each fold (the first plain grey, the next blue and hatched), and
+    a dotted line marks ``share``, the count a fold would hold if the class
+    were spread evenly. The figure is narrow enough for a phone's column.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    ways = list(counts)
+    folds = np.arange(1, len(counts[ways[0]]) + 1)
+    width = 0.8 / len(ways)
+    styles = [("#bdbdbd", None), ("#3182bd", "//"), ("#fdae6b", "..")]
+    fig, ax = plt.subplots(figsize=(5.2, 3.3))
+    for n, way in enumerate(ways):
+        color, hatch = styles[n % len(styles)]
+        ax.bar(folds + (n - (len(ways) - 1) / 2) * width, counts[way], width,
+               color=color, hatch=hatch, label=way)
+    ax.axhline(share, color="k", ls=":", label=f"even share: {share:g}")
+    ax.set_xticks(folds)
+    ax.set(xlabel="validation fold", ylabel=ylabel)
+    ax.set_title(title, fontsize=10, wrap=True)
+    ax.legend(loc="upper left", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def estimates(labels, means, errors, xlabel, title):
+    """Draw estimates of one score as horizontal bars, ± one standard error (chapter 5).
+
+    One bar per label, the first at the top, in greys and blues that darken
+    down the list. The figure is narrow enough for a phone's column.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    colors = ["#bdbdbd", "#9ecae1", "#3182bd", "#08519c"]
+    fig, ax = plt.subplots(figsize=(5.2, 0.8 + 0.6 * len(labels)))
+    ax.barh(labels, means, xerr=errors, capsize=5,
+            color=[colors[n % len(colors)] for n in range(len(labels))])
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.set_title(title, fontsize=10, wrap=True)
+    ax.invert_yaxis()
+    fig.tight_layout()
+    return fig
+
+
+def forward_chaining(folds, scores, tick_days, tick_labels, xlabel, title):
+    """Draw forward-chaining folds on a time line, with each fold's score (chapter 5).
+
+    Fold i is a row: its training rows as a bar from day 0, its validation
+    rows as a hatched bar where they start, and its score ("MSE ...")
+    written after the last day. Rows are days counted from the first;
+    ``tick_days`` and ``tick_labels`` place dates under the axis. The
+    legend sits under the plot; the figure is narrow enough for a phone's
+    column.
+
+    Parameters
+    ----------
+    folds : list of (train_indices, validation_indices)
+    scores : sequence of float, one per fold
+    tick_days : sequence of int
+    tick_labels : sequence of str
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    days = max(int(np.max(val)) for _, val in folds) + 1
+    fig, ax = plt.subplots(figsize=(5.3, 0.9 + 0.45 * len(folds)))
+    for i, (train, val) in enumerate(folds):
+        ax.barh(i, len(train), left=0, color="#9ecae1",
+                label="training days" if i == 0 else None)
+        ax.barh(i, len(val), left=val[0], color="#d95f0e", hatch="//",
+                label="validation days" if i == 0 else None)
+        ax.text(days + 15, i, f"MSE {scores[i]:.1f}", va="center", fontsize=9)
+    ax.set_xticks(tick_days, tick_labels, fontsize=9)
+    ax.set_xlim(0, days + 260)
+    ax.set_yticks(range(len(folds)), [f"fold {i + 1}" for i in range(len(folds))])
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10, wrap=True)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2, fontsize=9)
     fig.tight_layout()
     return fig

@@ -80,6 +80,9 @@ CONTRACT: dict[str, Contract] = {
     "check_polynomial_feature_count": Contract(
         right.num_features, lambda n, d: right.num_features(n, d) - 1, "constant",
         lambda n, d: "many", "whole number"),
+    "check_pair_products": Contract(
+        right.pair_products, lambda x: right.pair_products(x[:, ::-1]), "another order",
+        lambda x: right.pair_products(x)[:, :-1], "shape"),
     "check_softmax_early_stopping": Contract(
         right.softmax_early_stopping, _twice(right.softmax_early_stopping), "one more than it should",
         lambda *args: np.zeros((13, 3)), "pair"),

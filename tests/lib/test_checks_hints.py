@@ -295,6 +295,34 @@ HINTS += hints("check_polynomial_feature_count", [
 ])
 
 
+def products_where(keep):
+    """The products x_i·x_j of the pairs (i, j) that ``keep`` accepts, i before j."""
+    def answer(x):
+        n = x.shape[1]
+        return np.column_stack([x[:, i] * x[:, j] for i in range(n) for j in range(n) if keep(i, j)])
+    return answer
+
+
+def products_in_place(x):
+    x *= 2
+    return right.pair_products(x / 2)
+
+
+HINTS += hints("check_pair_products", [
+    (lambda x: np.column_stack([x, right.pair_products(x)]), "inputs themselves"),
+    (products_where(lambda i, j: i <= j), "squares"),
+    (products_where(lambda i, j: i != j), "twice"),
+    (products_where(lambda i, j: True), "every ordered pair"),
+    (lambda x: right.pair_products(x).T, "one row per point"),
+    (products_where(lambda i, j: i > j), "another order"),
+    (lambda x: right.pair_products(x) + 1, "values are wrong"),
+    (lambda x: right.pair_products(x)[:, :-1], "shape"),
+    (products_in_place, "changed the array"),
+    (lambda x: ml.interaction_features(x, include_inputs=False), "NumPy only"),
+    (lambda x: "products", "shape|array of numbers"),
+])
+
+
 HINTS += hints("check_softmax_early_stopping", [
     (variant(keep="last"), "weights after the last epoch"),
     (variant(epoch_shift=1), "one more than it should"),

@@ -132,3 +132,27 @@ def test_penalty_choice_marks_both_choices():
     assert ax.get_ylim() == pytest.approx((0.2, 25))
     assert ax.get_xscale() == "log"
     assert ax.get_title() == "ridge on degree 8, 15 points: choosing the penalty"
+
+
+def test_why_validation_rises_one_panel_per_run_with_its_own_scale():
+    falls = SimpleNamespace(train_costs=np.array([9.0, 3.0, 1.0, 0.5]),
+                            validation_costs=np.array([9.0, 3.0, 1.2, 4.0]),
+                            best_epoch=2)
+    climbs = SimpleNamespace(train_costs=np.array([9.0, 8.0, 30.0, 900.0]),
+                             validation_costs=np.array([9.0, 7.0, 20.0, 600.0]),
+                             best_epoch=1)
+    fig = figures.why_validation_rises([falls, climbs], ["overfitting", "too large a step"])
+    left, right = fig.axes
+    assert [ax.get_title() for ax in fig.axes] == ["overfitting", "too large a step"]
+    for ax, run in zip(fig.axes, (falls, climbs)):
+        assert ax.get_xscale() == ax.get_yscale() == "log"
+        train, val, star = ax.lines
+        np.testing.assert_array_equal(train.get_xdata(), [1, 2, 3])  # epoch 0 left out
+        np.testing.assert_array_equal(train.get_ydata(), run.train_costs[1:])
+        np.testing.assert_array_equal(val.get_ydata(), run.validation_costs[1:])
+        assert list(star.get_xdata()) == [run.best_epoch]
+        assert list(star.get_ydata()) == [run.validation_costs[run.best_epoch]]
+        assert star.get_label() == f"best epoch ({run.best_epoch})"
+    assert left.get_ylabel() == "mean squared error (log scale)"
+    # each panel keeps its own scale
+    assert right.get_ylim()[1] > 100 > left.get_ylim()[1]
