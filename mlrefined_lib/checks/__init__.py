@@ -55,7 +55,12 @@ from .ch09_pca_sphering import (
 )
 from .ch10_boosting import check_boost_by_residual, check_one_weight_newton
 from .ch11_regularization import check_l1_proximal_step, check_pick_lambda, check_ridge_mean_form
-from .ch12_pipeline import check_date_features, check_encode_with_train_categories, check_smote_one_class
+from .ch12_pipeline import (
+    check_date_features,
+    check_encode_with_train_categories,
+    check_matching_threshold,
+    check_smote_one_class,
+)
 
 __all__ = [
     "CheckFailed",
@@ -109,6 +114,7 @@ __all__ = [
     "check_date_features",
     "check_encode_with_train_categories",
     "check_smote_one_class",
+    "check_matching_threshold",
 ]
 
 # Snapshot of what the checks rely on, compared before every check (see _grading).

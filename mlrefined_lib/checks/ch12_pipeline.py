@@ -8,7 +8,8 @@ import numpy as np
 from ._grading import CheckFailed, graded
 from ._reference import _as_array, _call
 
-__all__ = ["check_date_features", "check_encode_with_train_categories", "check_smote_one_class"]
+__all__ = ["check_date_features", "check_encode_with_train_categories", "check_matching_threshold",
+           "check_smote_one_class"]
 
 
 @graded
@@ -173,3 +174,56 @@ def check_smote_one_class(student: Callable) -> None:
                           "segment between them: draw the step u uniformly from [0, 1).")
     raise CheckFailed(f"the new points are not all of the form a + u (b - a) with a a member, b one of its {k} "
                       "nearest other members and u in [0, 1).")
+
+
+def _shifted(p: float, trained: float, true: float) -> float:
+    """Bayes' rule for a new share of class 1, written here apart from the library's ``prior_shift``."""
+    up, down = p * true / trained, (1 - p) * (1 - true) / (1 - trained)
+    return up / (up + down)
+
+
+@graded(forbids=("prior_shift",), rule="work with the odds, not ml.prior_shift")
+def check_matching_threshold(student: Callable) -> None:
+    """Check ``student(theta, trained_share, true_share) -> float`` (chapter 12).
+
+    A model fitted where class 1 had share ``trained_share`` and used where it
+    has share ``true_share``: the answer is the threshold on its *raw*
+    probability that calls class 1 on exactly the rows whose prior-shifted
+    probability is at least ``theta``. The reference solves
+    ``shifted(t) = theta`` by bisection (the shift is increasing in t), with
+    Bayes' rule written in this module. Cases include no shift at all and a
+    class that is rarer, and one that is commoner, than in training.
+    """
+    cases = [(0.5, 0.5, 0.04), (0.3, 0.2, 0.05), (0.5, 0.25, 0.25), (0.1, 0.5, 0.3), (0.7, 0.3, 0.6),
+             (0.25, 0.2, 0.016)]
+    for theta, trained, true in cases:
+        result = _call(student, "matching_threshold", theta, trained, true)
+        try:
+            got = float(result)
+        except (TypeError, ValueError):
+            raise CheckFailed(f"matching_threshold should return one number; found {type(result).__name__} "
+                              f"{np.shape(result)}.") from None
+        low, high = 0.0, 1.0
+        for _ in range(200):
+            middle = (low + high) / 2
+            low, high = (middle, high) if _shifted(middle, trained, true) < theta else (low, middle)
+        expected = (low + high) / 2
+        if abs(got - expected) <= 1e-9:
+            continue
+        where = (f"for theta = {theta:g}, trained_share = {trained:g} and true_share = {true:g} your threshold "
+                 "does not call class 1 on the same rows as theta on the shifted probabilities")
+        hints = [
+            (_shifted(theta, trained, true), "you applied the shift to theta; the threshold on the raw "
+                                             "probability undoes it (a rarer class needs a HIGHER raw threshold)."),
+            (theta, "you returned theta unchanged; when the shares differ, the threshold must move."),
+            (theta * trained / true, "you scaled the probability theta by the ratio of the shares; Bayes' rule "
+                                     "scales the odds theta / (1 - theta), then turn the odds back into a "
+                                     "probability."),
+        ]
+        for wrong, hint in hints:
+            if abs(got - wrong) <= 1e-9:
+                raise CheckFailed(f"{where}: {hint}")
+        raise CheckFailed(f"{where}. Write the shifted odds of a raw probability t, set them equal to the odds of "
+                          "theta and solve for t.")
+    print(f"Correct: on all {len(cases)} cases your threshold on the raw probability calls class 1 exactly where "
+          "the shifted probability reaches theta.")

@@ -402,3 +402,9 @@ def smote_one_class(members, count, k, seed, *, self_included=False, neighbours_
     chosen = near[start, rng.integers(near.shape[1], size=count)]
     t = rng.uniform(*step, size=count)[:, None]
     return members[start] + t * (members[chosen] - members[start])
+
+
+def matching_threshold(theta, trained_share, true_share):
+    # corrected odds = raw odds * (true odds / trained odds); solve for the raw threshold
+    odds = theta / (1 - theta) * (trained_share / (1 - trained_share)) / (true_share / (1 - true_share))
+    return odds / (1 + odds)

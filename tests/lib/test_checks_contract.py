@@ -182,6 +182,9 @@ CONTRACT: dict[str, Contract] = {
     "check_smote_one_class": Contract(
         right.smote_one_class, lambda m, c, k, s: m[np.arange(c) % len(m)], "copies",
         lambda m, c, k, s: right.smote_one_class(m, c, k, s)[:-1], "shape"),
+    "check_matching_threshold": Contract(
+        right.matching_threshold, lambda theta, trained, true: theta, "unchanged",
+        lambda theta, trained, true: [theta, theta], "one number"),
 }
 
 # check_close compares values, not a student's function: the same contract, on values.

@@ -1338,6 +1338,36 @@ HINTS += hints("check_date_features", [
 ])
 
 
+
+def _forward_shift(theta, trained, true):
+    up = theta * true / trained
+    return up / (up + (1 - theta) * (1 - true) / (1 - trained))
+
+
+HINTS += hints("check_matching_threshold", [
+    (_forward_shift, "applied the shift to theta"),
+    (lambda theta, trained, true: theta * trained / true, "scales the odds"),
+    (lambda theta, trained, true: right.matching_threshold(theta, true, trained), "applied the shift to theta"),
+    (lambda theta, trained, true: right.matching_threshold(theta, trained, true) + 0.01, "solve for t"),
+])
+
+
+def test_matching_threshold_rules_out_prior_shift():
+    import mlrefined_lib as ml
+
+    with pytest.raises(CheckFailed, match="not ml.prior_shift"):
+        checks.check_matching_threshold(lambda theta, trained, true: float(ml.prior_shift([theta], true, trained)[0]))
+
+
+def test_matching_threshold_calls_the_same_rows():
+    # the right answer, checked by its meaning: the same rows called on raw and on shifted probabilities
+    import mlrefined_lib as ml
+
+    raw = np.random.default_rng(5).random(2000)
+    for theta, trained, true in [(0.5, 0.2, 0.037), (0.3, 0.5, 0.7)]:
+        shifted = ml.prior_shift(raw, trained, true)
+        np.testing.assert_array_equal(raw >= right.matching_threshold(theta, trained, true), shifted >= theta)
+
 # ================================================================================================ the two tables
 
 
