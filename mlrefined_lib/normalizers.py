@@ -212,7 +212,7 @@ def _check_positive(arr: np.ndarray, who: str, what: str) -> None:
         raise ValueError(
             f"{who} needs {what} > 0; column {column} holds {int(bad[:, column].sum())} value(s) that are not, "
             f"first {arr[row, column]:.6g} at row {row}. For counts with zeros use offset=1 (log(1 + x)); "
-            "for features that can be negative use standardization or robust scaling instead."
+            "for features that can be zero or negative use yeo_johnson, standardization or robust scaling."
         )
 
 

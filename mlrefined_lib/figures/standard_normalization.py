@@ -72,9 +72,12 @@ def fitted_lines(
     lines: Mapping[str, tuple],
     *,
     title: str = "Fitted lines after gradient descent",
+    xlabel: str = "input $x$",
+    ylabel: str = "output $y$",
+    point_size: float = 16,
 ):
-    """The data of a one-input regression as points, and fitted lines over them
-    (chapter 7, Example A).
+    """The data of a one-input regression as points, and fitted lines or curves
+    over them (chapter 7: Example A, and bins against a spline).
 
     Parameters
     ----------
@@ -84,14 +87,16 @@ def fitted_lines(
         Outputs.
     lines : mapping of label -> (inputs, outputs)
         Each line's inputs (1-D, in the original units) and its predictions.
-    title : str
+    title, xlabel, ylabel : str
+    point_size : float
+        Marker area of the data points (smaller for many points).
 
     Returns
     -------
     matplotlib Figure
     """
     fig, ax = plt.subplots(figsize=(5.5, 3.8))
-    ax.scatter(np.ravel(x), y, s=16, color="#4575b4", edgecolors="k", linewidths=0.3, label="data")
+    ax.scatter(np.ravel(x), y, s=point_size, color="#4575b4", edgecolors="k", linewidths=0.3, label="data")
     for i, (label, (inputs, outputs)) in enumerate(lines.items()):
         ax.plot(
             np.ravel(inputs),
@@ -101,7 +106,7 @@ def fitted_lines(
             color=_LINE_COLORS[i % len(_LINE_COLORS)],
             label=label,
         )
-    ax.set(xlabel="input $x$", ylabel="output $y$", title=title)
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
     ax.legend(fontsize=9)
     return fig
 

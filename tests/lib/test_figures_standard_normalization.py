@@ -78,6 +78,11 @@ def test_fitted_lines(line_data):
     np.testing.assert_allclose(lines[0].get_ydata(), [1.0, 4.0])
     np.testing.assert_allclose(lines[1].get_xdata(), grid)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["data", "a", "b"]
+    labelled = figures.fitted_lines(x, y, {"a": (grid, [1.0, 4.0])}, title="T", xlabel="year", ylabel="price",
+                                    point_size=3)
+    (ax,) = labelled.axes
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("year", "price")
+    np.testing.assert_allclose(ax.collections[0].get_sizes(), [3])
 
 
 def test_blend_frame(two_classes):
