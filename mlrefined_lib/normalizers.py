@@ -212,79 +212,86 @@ def _check_positive(arr: np.ndarray, who: str, what: str) -> None:
         raise ValueError(
             f"{who} needs {what} > 0; column {column} holds {int(bad[:, column].sum())} value(s) that are not, "
             f"first {arr[row, column]:.6g} at row {row}. For counts with zeros use offset=1 (log(1 + x)); "
-            "for features that can be negative use standardization or robust scaling instead."
+            "for features that can be zero or negative use yeo_johnson, standardization or robust scaling."
         )
 
 
-def _box_cox(values: np.ndarray, lambdas: np.ndarray) -> np.ndarray:
-    """Box-Cox of positive ``values`` (P, N) with one λ per column, column by column."""
+def _box_cox(values: np.ndarray, powers: np.ndarray) -> np.ndarray:
+    """Box-Cox of positive ``values`` (P, N) with one power β per column, column by column."""
     out = np.empty_like(values)
-    for n, lam in enumerate(lambdas):
+    for n, beta in enumerate(powers):
         logs = np.log(values[:, n])
-        out[:, n] = logs if lam == 0 else np.expm1(lam * logs) / lam
+        out[:, n] = logs if beta == 0 else np.expm1(beta * logs) / beta
     return out
 
 
-def _box_cox_inverse(z: np.ndarray, lambdas: np.ndarray) -> np.ndarray:
+def _box_cox_inverse(z: np.ndarray, powers: np.ndarray) -> np.ndarray:
     out = np.empty_like(z)
-    for n, lam in enumerate(lambdas):
-        if lam == 0:
+    for n, beta in enumerate(powers):
+        if beta == 0:
             out[:, n] = np.exp(z[:, n])
             continue
-        base = lam * z[:, n]
+        base = beta * z[:, n]
         if np.any(base <= -1.0):
             raise ValueError(
-                f"box_cox's inverse: column {n} holds a value z with lambda·z <= -1 (lambda = {lam:.6g}), "
+                f"box_cox's inverse: column {n} holds a value z with β·z <= -1 (β = {beta:.6g}), "
                 "which no positive x maps to."
             )
-        out[:, n] = np.exp(np.log1p(base) / lam)
+        out[:, n] = np.exp(np.log1p(base) / beta)
     return out
 
 
-def _box_cox_log_variance(logs: np.ndarray, lam: float) -> float:
-    """log of the population variance of Box-Cox(x, λ), computed without overflow."""
-    if abs(lam) <= 1.0:  # |λ log x| <= |log x| < 710: no overflow
-        return float(np.log((np.expm1(lam * logs) / lam).var() if lam != 0 else logs.var()))
-    scaled = lam * logs
+def _box_cox_log_variance(logs: np.ndarray, beta: float) -> float:
+    """log of the population variance of Box-Cox(x, β), computed without overflow."""
+    if abs(beta) <= 1.0:  # |β log x| <= |log x| < 710: no overflow
+        return float(np.log((np.expm1(beta * logs) / beta).var() if beta != 0 else logs.var()))
+    scaled = beta * logs
     top = scaled.max()
-    return float(2 * top + np.log(np.exp(scaled - top).var()) - 2 * np.log(abs(lam)))
+    return float(2 * top + np.log(np.exp(scaled - top).var()) - 2 * np.log(abs(beta)))
 
 
-def _box_cox_log_likelihood(lam: float, logs: np.ndarray) -> float:
-    return (lam - 1.0) * logs.sum() - logs.size / 2.0 * _box_cox_log_variance(logs, lam)
+def _box_cox_log_likelihood(beta: float, logs: np.ndarray) -> float:
+    return (beta - 1.0) * logs.sum() - logs.size / 2.0 * _box_cox_log_variance(logs, beta)
 
 
-def _fit_box_cox_lambda(column: np.ndarray) -> float:
+def _fit_box_cox_power(column: np.ndarray) -> float:
     from scipy.optimize import minimize_scalar
 
     logs = np.log(column)
-    result = minimize_scalar(lambda lam: -_box_cox_log_likelihood(lam, logs), bracket=(-2.0, 2.0), method="brent")
+    result = minimize_scalar(lambda beta: -_box_cox_log_likelihood(beta, logs), bracket=(-2.0, 2.0), method="brent")
     return float(result.x)
 
 
-def box_cox(x, lam=None) -> tuple[Transform, Transform]:
+_NO_POWER = object()
+
+
+def box_cox(x, power=None, *, lam=_NO_POWER) -> tuple[Transform, Transform]:
     """Fit the Box-Cox power transform of each positive feature (chapter 7).
 
-    ``x ← (x^λ − 1)/λ`` for λ ≠ 0 and ``x ← log x`` for λ = 0, one λ per
+    ``x ← (x^β − 1)/β`` for β ≠ 0 and ``x ← log x`` for β = 0, one power β per
     column. It pulls in the long right tail of a skewed positive feature
-    (λ < 1) so that later scaling is not dominated by a few huge values. With
-    ``lam=None`` each column's λ is fitted by maximum likelihood (the λ that
+    (β < 1) so that later scaling is not dominated by a few huge values. With
+    ``power=None`` each column's β is fitted by maximum likelihood (the β that
     makes the transformed column look most like a normal sample), as
     ``scipy.stats.boxcox`` and scikit-learn's
-    ``PowerTransformer(method="box-cox", standardize=False)`` do.
+    ``PowerTransformer(method="box-cox", standardize=False)`` do (both call
+    the power λ: scikit-learn's ``lambdas_`` are our ``transform.powers``).
 
     Parameters
     ----------
     x : array of shape (P, N), every entry > 0
-        The data to fit λ on (the training split).
-    lam : None, float or array of shape (N,)
-        Fixed λ (one for all columns, or one per column); None fits them.
+        The data to fit β on (the training split).
+    power : None, float or array of shape (N,)
+        Fixed β (one for all columns, or one per column); None fits them.
+    lam : float or array of shape (N,), optional
+        The earlier name of ``power``, still accepted (not both).
 
     Returns
     -------
     transform : callable
-        ``transform(x_new)`` applies the fitted λ to any positive ``(Q, N)``
-        array; ``transform.lambdas`` holds them.
+        ``transform(x_new)`` applies the fitted β to any positive ``(Q, N)``
+        array; ``transform.powers`` holds them (``transform.lambdas``, the
+        earlier name, is the same array).
     inverse : callable
         ``inverse(z)`` maps back to the original units.
 
@@ -292,35 +299,41 @@ def box_cox(x, lam=None) -> tuple[Transform, Transform]:
     ------
     ValueError
         If ``x`` (or a later ``x_new``) holds a value <= 0 (the message names
-        the column and the row), NaN/inf, a constant column when fitting λ, or
-        ``lam`` has the wrong shape.
+        the column and the row), NaN/inf, a constant column when fitting β,
+        ``power`` has the wrong shape, or both ``power`` and ``lam`` are given.
     """
+    if lam is not _NO_POWER:
+        if power is not None:
+            raise ValueError(f"box_cox takes the power once: give power (β) alone; found power={power!r} "
+                             f"and lam={lam!r}.")
+        power = lam
     x = as_inputs(x)
     _check_positive(x, "box_cox", "every value")
-    if lam is None:
+    if power is None:
         spread = x.std(axis=0)
         constant = _constant_columns(spread, np.abs(x.mean(axis=0)))
         if constant.size:
             _raise_constant(constant, x.mean(axis=0), "box_cox")
-        lambdas = np.array([_fit_box_cox_lambda(x[:, n]) for n in range(x.shape[1])])
+        powers = np.array([_fit_box_cox_power(x[:, n]) for n in range(x.shape[1])])
     else:
-        lambdas = np.asarray(lam, dtype=float)
-        if lambdas.ndim == 0:
-            lambdas = np.full(x.shape[1], float(lambdas))
-        if lambdas.shape != (x.shape[1],) or not np.all(np.isfinite(lambdas)):
-            raise ValueError(f"lam must be None, one finite number or {x.shape[1]} finite numbers (one per column); "
-                             f"found {lam!r}.")
+        powers = np.asarray(power, dtype=float)
+        if powers.ndim == 0:
+            powers = np.full(x.shape[1], float(powers))
+        if powers.shape != (x.shape[1],) or not np.all(np.isfinite(powers)):
+            raise ValueError(f"power must be None, one finite number or {x.shape[1]} finite numbers (one per "
+                             f"column); found {power!r}.")
     check = _checked(x.shape[1], "box_cox")
 
     def transform(x_new):
         arr = check(x_new)
         _check_positive(arr, "box_cox's transform", "every value")
-        return _box_cox(arr, lambdas)
+        return _box_cox(arr, powers)
 
     def inverse(z):
-        return _box_cox_inverse(check(z), lambdas)
+        return _box_cox_inverse(check(z), powers)
 
-    transform.lambdas = lambdas.copy()
+    transform.powers = powers.copy()
+    transform.lambdas = transform.powers  # the earlier name, kept for code written against it
     return transform, inverse
 
 
@@ -330,7 +343,7 @@ def log_transform(x, offset: float = 0.0) -> tuple[Transform, Transform]:
     The simplest fix for a positive feature with a long right tail (areas,
     prices, incomes, counts): equal ratios become equal steps, so a value ten
     times the median is as far from it as one a tenth of it. It is Box-Cox
-    with λ = 0. ``offset=1`` gives ``log(1 + x)``, the usual choice for counts
+    with β = 0. ``offset=1`` gives ``log(1 + x)``, the usual choice for counts
     that can be 0. Nothing is fitted; ``x`` is only checked, so that a bad
     feature is caught at the same point as with the other scalers.
 

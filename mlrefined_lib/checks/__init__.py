@@ -41,10 +41,13 @@ from .ch06_histogram_features import (
     check_train_and_test,
 )
 from .ch07_standard_normalization import (
+    check_equal_width_bins,
     check_largest_convergent_alpha,
     check_predictions,
     check_robust_scale,
     check_standardized_condition_number,
+    check_stump,
+    check_training_ranks,
 )
 from .ch08_imputation import check_gappy_softmax, check_knn_fill, check_train_median_impute
 from .ch09_pca_sphering import (
@@ -94,6 +97,9 @@ __all__ = [
     "check_predictions",
     "check_largest_convergent_alpha",
     "check_robust_scale",
+    "check_training_ranks",
+    "check_equal_width_bins",
+    "check_stump",
     # chapter 8
     "check_train_median_impute",
     "check_gappy_softmax",

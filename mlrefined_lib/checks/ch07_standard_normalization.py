@@ -8,9 +8,10 @@ import numpy as np
 from ..costs import least_squares
 from ..optimizers import gradient_descent
 from ._grading import CheckFailed, graded
-from ._reference import _as_array, _as_number, _call
+from ._reference import _as_array, _as_number, _call, _raise_known_mistake
 
-__all__ = ["check_standardized_condition_number", "check_predictions", "check_largest_convergent_alpha", "check_robust_scale"]
+__all__ = ["check_standardized_condition_number", "check_predictions", "check_largest_convergent_alpha", "check_robust_scale",
+           "check_training_ranks", "check_equal_width_bins", "check_stump"]
 
 
 def _least_squares_condition_number(z: np.ndarray) -> float:
@@ -184,3 +185,142 @@ def check_robust_scale(student: Callable) -> None:
         f"{expected[worst]:.6g}. Compute each column's median and IQR on x_train (axis=0), then "
         "(x_new - median) / IQR."
     )
+
+
+def _ranks_reference(x_train: np.ndarray, x_new: np.ndarray, strict: bool = False) -> np.ndarray:
+    """For each entry of ``x_new``, the share of its column's training values <= it (< it if ``strict``)."""
+    compare = np.less if strict else np.less_equal
+    return np.column_stack([compare(x_train[:, n][None, :], x_new[:, n][:, None]).mean(axis=1)
+                            for n in range(x_train.shape[1])])
+
+
+@graded(forbids=("quantile_transform",), rule="NumPy only")
+def check_training_ranks(student: Callable) -> None:
+    """Check ``student(x_train, x_new) -> array (Q, N)``: each new value's share of training values at or below it (chapter 7).
+
+    The data hold tied values (whole numbers), new values beyond both ends
+    of the training range, and a skewed column; the reference compares every
+    new value with every training value of its column. Using ``<`` instead
+    of ``<=``, counts instead of shares and the new data's own ranks get their
+    own message.
+    """
+    rng = np.random.default_rng(64)
+    x_train = np.column_stack([rng.integers(0, 12, size=90), np.round(rng.lognormal(3.0, 1.2, size=90), 1)])
+    x_new = np.column_stack([rng.integers(-3, 16, size=25), np.round(rng.lognormal(3.0, 1.6, size=25), 1)])
+    x_new[:2, 1] = [0.01, 1e5]   # beyond both ends
+    saved = (x_train.copy(), x_new.copy())
+    got = _as_array(_call(student, "your function", x_train, x_new), "your function", x_new.shape)
+    if not (np.array_equal(x_train, saved[0]) and np.array_equal(x_new, saved[1])):
+        raise CheckFailed("your function changed an array it was given; work on copies.")
+    expected = _ranks_reference(x_train, x_new)
+    if np.allclose(got, expected, rtol=0, atol=1e-12):
+        print("Correct: your shares match on tied values and on new values beyond the training range.")
+        return
+    hints = [
+        (_ranks_reference(x_train, x_new, strict=True), "tied values count too: use <= (the share at or below), "
+                                                        "not <."),
+        (expected * len(x_train), "those are counts; divide by the number of training values to get shares."),
+        (_ranks_reference(x_new, x_new), "you ranked x_new among itself; compare each new value with the "
+                                         "training values of its column."),
+    ]
+    _raise_known_mistake(got, hints, "your shares are not right", rtol=0, atol=1e-12)
+    worst = np.unravel_index(int(np.argmax(np.abs(got - expected))), got.shape)
+    raise CheckFailed(
+        f"your shares are not right: entry {tuple(int(i) for i in worst)} (value {x_new[worst]:.6g}) is "
+        f"{got[worst]:.6g} but should be {expected[worst]:.6g}. Compare it with every training value of its "
+        "column and take the share that is <= it."
+    )
+
+
+def _equal_width_reference(x_train: np.ndarray, x_new: np.ndarray, bins: int, clip: bool = True) -> np.ndarray:
+    low, high = x_train.min(), x_train.max()
+    which = np.floor((x_new - low) / (high - low) * bins).astype(int)
+    if clip:
+        which = np.clip(which, 0, bins - 1)
+    out = np.zeros((len(x_new), bins))
+    inside = (which >= 0) & (which < bins)
+    out[np.flatnonzero(inside), which[inside]] = 1.0
+    return out
+
+
+@graded(forbids=("bin_features",), rule="NumPy only")
+def check_equal_width_bins(student: Callable) -> None:
+    """Check ``student(x_train, x_new, bins) -> array (Q, bins)``: one-hot equal-width bins (chapter 7).
+
+    The edges cut the training range into ``bins`` equal parts; the training
+    maximum belongs to the last bin, and new values below or above the
+    training range go to the first or the last bin. The new values include
+    the training minimum and maximum and values beyond both ends.
+    """
+    rng = np.random.default_rng(65)
+    for bins in (4, 7):
+        x_train = rng.gamma(2.0, 10.0, size=60) + 1900.0
+        x_new = np.concatenate([[x_train.min(), x_train.max(), x_train.min() - 5.0, x_train.max() + 30.0],
+                                rng.gamma(2.0, 10.0, size=16) + 1900.0])
+        saved = (x_train.copy(), x_new.copy())
+        got = _as_array(_call(student, "your function", x_train, x_new, bins), "your function", (len(x_new), bins))
+        if not (np.array_equal(x_train, saved[0]) and np.array_equal(x_new, saved[1])):
+            raise CheckFailed("your function changed an array it was given; work on copies.")
+        expected = _equal_width_reference(x_train, x_new, bins)
+        if np.array_equal(got, expected):
+            continue
+        if np.array_equal(got, _equal_width_reference(x_train, x_new, bins, clip=False)):
+            raise CheckFailed(f"with {bins} bins, the training maximum or a new value beyond the training range "
+                              "falls in no bin: the maximum belongs to the last bin, and values beyond either end "
+                              "go to the first or the last bin.")
+        if np.array_equal(got, _equal_width_reference(x_new, x_new, bins)):
+            raise CheckFailed(f"with {bins} bins your edges come from x_new's range; cut the training range.")
+        rows = np.flatnonzero(np.any(got != expected, axis=1))
+        row = int(rows[0])
+        raise CheckFailed(
+            f"with {bins} bins the value {x_new[row]:.6g} (row {row}) should fall in bin "
+            f"{int(np.argmax(expected[row]))} (counting from 0), a row of zeros with a single 1; yours is "
+            f"{np.round(got[row], 3).tolist()}."
+        )
+    print("Correct: your bins match, the training maximum and values beyond the range included.")
+
+
+def _stump_reference(x_train: np.ndarray, y_train: np.ndarray, x_new: np.ndarray) -> np.ndarray:
+    values = np.unique(x_train)
+    best, threshold = np.inf, None
+    for cut in (values[:-1] + values[1:]) / 2:
+        left = x_train <= cut
+        error = ((y_train[left] - y_train[left].mean()) ** 2).sum() + ((y_train[~left] - y_train[~left].mean()) ** 2).sum()
+        if error < best:
+            best, threshold = error, cut
+    left = x_train <= threshold
+    return np.where(x_new <= threshold, y_train[left].mean(), y_train[~left].mean())
+
+
+@graded(rule="NumPy only")
+def check_stump(student: Callable) -> None:
+    """Check ``student(x_train, y_train, x_new) -> array (Q,)``: a regression tree with one split (chapter 7).
+
+    The split is the midpoint between two neighbouring distinct training
+    values with the least summed squared error of the two sides around their
+    means; a point at or below it gets the left mean. Fresh data with a step
+    in it, and new points spread over the whole range.
+    """
+    rng = np.random.default_rng(66)
+    for step_at in (0.3, 0.7):
+        x_train = rng.uniform(0, 1, size=50)
+        y_train = np.where(x_train > step_at, 3.0, 1.0) + rng.normal(0, 0.8, size=50)
+        x_new = np.concatenate([np.linspace(-0.1, 1.1, 23), x_train[:5]])
+        saved = (x_train.copy(), y_train.copy(), x_new.copy())
+        got = _as_array(_call(student, "your function", x_train, y_train, x_new), "your function", x_new.shape)
+        if not all(np.array_equal(a, b) for a, b in zip((x_train, y_train, x_new), saved)):
+            raise CheckFailed("your function changed an array it was given; work on copies.")
+        expected = _stump_reference(x_train, y_train, x_new)
+        if np.allclose(got, expected, rtol=1e-9, atol=1e-9):
+            continue
+        if np.allclose(got, y_train.mean()):
+            raise CheckFailed("you predict the overall mean everywhere: choose the split with the least summed "
+                              "squared error and predict each side's mean.")
+        worst = int(np.argmax(np.abs(got - expected)))
+        raise CheckFailed(
+            f"for data with a step near {step_at} your prediction at x = {x_new[worst]:.4g} is {got[worst]:.6g} but "
+            f"a one-split tree predicts {expected[worst]:.6g}. Try every midpoint between neighbouring distinct "
+            "training values, keep the one whose two sides have the least summed squared error around their "
+            "means, and send x <= threshold to the left."
+        )
+    print("Correct: your one-split tree predicts what the best single split predicts.")

@@ -33,7 +33,8 @@ def descent_panels(
     w1_range: tuple[float, float],
 ):
     """Contour plots of several costs side by side, each with its descent path
-    (chapter 7, Example A).
+    (chapter 7, Example A). One legend for all panels sits under the last one,
+    outside the contours.
 
     Parameters
     ----------
@@ -48,11 +49,19 @@ def descent_panels(
     -------
     matplotlib Figure
     """
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 3.8), squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 4.3), squeeze=False)
     for ax, (cost, run, minimum, title) in zip(axes[0], panels):
         plotting.contour_with_path(
             cost, w0_range, w1_range, path=run, minimum=minimum, ax=ax, equal_aspect=True, title=title
         )
+    # One legend, under the last panel and off the contours: the markers mean
+    # the same in every panel, and on a phone the panels stack above it.
+    for ax in axes[0, :-1]:
+        ax.get_legend().remove()
+    handles, labels = axes[0, -1].get_legend_handles_labels()
+    labels = ["end of the path" if label.startswith("end") else label for label in labels]
+    axes[0, -1].legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=9,
+                       frameon=False)
     fig.tight_layout()
     return fig
 
@@ -63,9 +72,12 @@ def fitted_lines(
     lines: Mapping[str, tuple],
     *,
     title: str = "Fitted lines after gradient descent",
+    xlabel: str = "input $x$",
+    ylabel: str = "output $y$",
+    point_size: float = 16,
 ):
-    """The data of a one-input regression as points, and fitted lines over them
-    (chapter 7, Example A).
+    """The data of a one-input regression as points, and fitted lines or curves
+    over them (chapter 7: Example A, and bins against a spline).
 
     Parameters
     ----------
@@ -75,14 +87,16 @@ def fitted_lines(
         Outputs.
     lines : mapping of label -> (inputs, outputs)
         Each line's inputs (1-D, in the original units) and its predictions.
-    title : str
+    title, xlabel, ylabel : str
+    point_size : float
+        Marker area of the data points (smaller for many points).
 
     Returns
     -------
     matplotlib Figure
     """
     fig, ax = plt.subplots(figsize=(5.5, 3.8))
-    ax.scatter(np.ravel(x), y, s=16, color="#4575b4", edgecolors="k", linewidths=0.3, label="data")
+    ax.scatter(np.ravel(x), y, s=point_size, color="#4575b4", edgecolors="k", linewidths=0.3, label="data")
     for i, (label, (inputs, outputs)) in enumerate(lines.items()):
         ax.plot(
             np.ravel(inputs),
@@ -92,7 +106,7 @@ def fitted_lines(
             color=_LINE_COLORS[i % len(_LINE_COLORS)],
             label=label,
         )
-    ax.set(xlabel="input $x$", ylabel="output $y$", title=title)
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
     ax.legend(fontsize=9)
     return fig
 

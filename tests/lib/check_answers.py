@@ -261,6 +261,24 @@ def robust_scale(x_train, x_new):
     return (x_new - median) / iqr
 
 
+def training_ranks(x_train, x_new):
+    return np.column_stack([np.searchsorted(np.sort(x_train[:, n]), x_new[:, n], side="right") / len(x_train)
+                            for n in range(x_train.shape[1])])
+
+
+def equal_width_bins(x_train, x_new, bins):
+    edges = np.linspace(x_train.min(), x_train.max(), bins + 1)
+    which = np.clip(np.searchsorted(edges, x_new, side="right") - 1, 0, bins - 1)
+    return np.eye(bins)[which]
+
+
+def stump(x_train, y_train, x_new):
+    from sklearn.tree import DecisionTreeRegressor
+
+    tree = DecisionTreeRegressor(max_depth=1).fit(x_train[:, None], y_train)
+    return tree.predict(x_new[:, None])
+
+
 # ---------------------------------------------------------------- chapter 8
 
 

@@ -129,6 +129,15 @@ CONTRACT: dict[str, Contract] = {
     "check_robust_scale": Contract(
         right.robust_scale, lambda x_train, x_new: 2 * right.robust_scale(x_train, x_new), "half the interquartile",
         lambda x_train, x_new: right.robust_scale(x_train, x_new)[:, 0], "shape"),
+    "check_training_ranks": Contract(
+        right.training_ranks, lambda x_train, x_new: len(x_train) * right.training_ranks(x_train, x_new), "counts",
+        lambda x_train, x_new: right.training_ranks(x_train, x_new)[:, 0], "shape"),
+    "check_equal_width_bins": Contract(
+        right.equal_width_bins, lambda x_train, x_new, bins: right.equal_width_bins(x_new, x_new, bins), "x_new's range",
+        lambda x_train, x_new, bins: right.equal_width_bins(x_train, x_new, bins)[:, 1:], "shape"),
+    "check_stump": Contract(
+        right.stump, lambda x_train, y_train, x_new: np.full(len(x_new), y_train.mean()), "overall mean",
+        lambda x_train, y_train, x_new: right.stump(x_train, y_train, x_new)[:3], "shape"),
     # chapter 8
     "check_train_median_impute": Contract(
         right.fill_with_training_medians, lambda a, b: (np.nan_to_num(a), np.nan_to_num(b)), "median",

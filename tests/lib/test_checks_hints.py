@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 from sklearn.datasets import load_diabetes
 from sklearn.impute import KNNImputer
-from sklearn.preprocessing import RobustScaler
+from sklearn.preprocessing import KBinsDiscretizer, RobustScaler
 
 import mlrefined_lib as ml
 from mlrefined_lib import checks
@@ -902,6 +902,41 @@ OTHER_RIGHT += [
     pytest.param("check_robust_scale", lambda x_train, x_new: RobustScaler().fit(x_train).transform(x_new), id="check_robust_scale-lambda x_train, x_new: RobustScaler().fit(x_train).transform(x_new)"),
 ]
 
+
+def _strict_ranks(x_train, x_new):
+    return np.column_stack([(x_train[:, n][None, :] < x_new[:, n][:, None]).mean(axis=1)
+                            for n in range(x_train.shape[1])])
+
+
+def _unclipped_bins(x_train, x_new, bins):
+    which = np.floor((x_new - x_train.min()) / np.ptp(x_train) * bins).astype(int)
+    return (which[:, None] == np.arange(bins)[None, :]).astype(float)
+
+
+HINTS += hints("check_training_ranks", [
+    (_strict_ranks, "use <="),
+    (lambda x_train, x_new: len(x_train) * right.training_ranks(x_train, x_new), "counts"),
+    (lambda x_train, x_new: right.training_ranks(x_new, x_new), "ranked x_new among itself"),
+    (lambda x_train, x_new: right.training_ranks(x_train, x_new) + 0.01, r"entry \(\d+, \d+\) .* is .* but should be"),
+])
+
+HINTS += hints("check_equal_width_bins", [
+    (_unclipped_bins, "falls in no bin"),
+    (lambda x_train, x_new, bins: right.equal_width_bins(x_new, x_new, bins), "x_new's range"),
+    (lambda x_train, x_new, bins: right.equal_width_bins(x_train, x_new, bins)[:, ::-1], "should fall in bin"),
+])
+
+HINTS += hints("check_stump", [
+    (lambda x_train, y_train, x_new: np.full(len(x_new), y_train.mean()), "overall mean"),
+    (lambda x_train, y_train, x_new: np.where(x_new <= 0.5, y_train[x_train <= 0.5].mean(),
+                                              y_train[x_train > 0.5].mean()), "a one-split tree predicts"),
+])
+
+OTHER_RIGHT += [
+    pytest.param("check_equal_width_bins",
+                 lambda x_train, x_new, bins: KBinsDiscretizer(bins, encode="onehot-dense", strategy="uniform")
+                 .fit(x_train[:, None]).transform(x_new[:, None]), id="check_equal_width_bins-KBinsDiscretizer"),
+]
 
 # ================================================================================================ chapter 8's checks (imputation)
 

@@ -54,6 +54,14 @@ def test_descent_panels(line_data):
         assert drawn_path(ax, run.weights)
         # the minimum is marked
         assert any(line.get_label() == "minimum" for line in ax.get_lines())
+    # One legend, under the last panel: on a phone it must not cover the contours.
+    assert axes[0].get_legend() is None
+    legend = axes[1].get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["minimum", "start", "end of the path"]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend_box, panel_box = legend.get_window_extent(renderer), axes[1].get_window_extent(renderer)
+    assert legend_box.y1 < panel_box.y0
 
 
 def test_fitted_lines(line_data):
@@ -70,6 +78,11 @@ def test_fitted_lines(line_data):
     np.testing.assert_allclose(lines[0].get_ydata(), [1.0, 4.0])
     np.testing.assert_allclose(lines[1].get_xdata(), grid)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["data", "a", "b"]
+    labelled = figures.fitted_lines(x, y, {"a": (grid, [1.0, 4.0])}, title="T", xlabel="year", ylabel="price",
+                                    point_size=3)
+    (ax,) = labelled.axes
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("year", "price")
+    np.testing.assert_allclose(ax.collections[0].get_sizes(), [3])
 
 
 def test_blend_frame(two_classes):

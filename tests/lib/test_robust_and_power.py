@@ -110,30 +110,39 @@ def test_robust_shape_and_nan_errors(data):
 # ---------------------------------------------------------------- Box-Cox
 
 
-def test_box_cox_fitted_lambda_matches_scipy(positive):
+def test_box_cox_fitted_power_matches_scipy(positive):
     transform, _ = box_cox(positive)
     for n in range(positive.shape[1]):
-        transformed, lam = stats.boxcox(positive[:, n])
-        assert abs(transform.lambdas[n] - lam) < 1e-5
+        transformed, beta = stats.boxcox(positive[:, n])
+        assert abs(transform.powers[n] - beta) < 1e-5
         np.testing.assert_allclose(transform(positive)[:, n], transformed, rtol=1e-4)
 
 
 def test_box_cox_matches_power_transformer(positive):
     transform, inverse = box_cox(positive)
     reference = PowerTransformer(method="box-cox", standardize=False).fit(positive)
-    np.testing.assert_allclose(transform.lambdas, reference.lambdas_, atol=1e-5)
+    np.testing.assert_allclose(transform.powers, reference.lambdas_, atol=1e-5)
     new = positive[:40] * 1.7
     np.testing.assert_allclose(transform(new), reference.transform(new), rtol=1e-4)
     np.testing.assert_allclose(inverse(transform(new)), new, rtol=1e-10)
 
 
-def test_box_cox_fixed_lambda_by_hand(positive):
-    transform, inverse = box_cox(positive, lam=[0.5, 0.0, -1.0])
+def test_box_cox_fixed_power_by_hand(positive):
+    transform, inverse = box_cox(positive, power=[0.5, 0.0, -1.0])
     expected = np.column_stack([(positive[:, 0] ** 0.5 - 1) / 0.5, np.log(positive[:, 1]), 1 - 1 / positive[:, 2]])
     np.testing.assert_allclose(transform(positive), expected, rtol=1e-12)
     np.testing.assert_allclose(inverse(transform(positive)), positive, rtol=1e-10)
-    np.testing.assert_allclose(box_cox(positive, lam=1.0)[0](positive), positive - 1.0, rtol=1e-12)
+    np.testing.assert_allclose(box_cox(positive, power=1.0)[0](positive), positive - 1.0, rtol=1e-12)
     np.testing.assert_allclose(stats.boxcox(positive[:, 0], lmbda=0.5), transform(positive)[:, 0], rtol=1e-12)
+
+
+def test_box_cox_earlier_names_still_work(positive):
+    # lam= and transform.lambdas were the names before the book settled on β.
+    by_power, by_lam = box_cox(positive, power=[0.5, 0.0, -1.0])[0], box_cox(positive, lam=[0.5, 0.0, -1.0])[0]
+    np.testing.assert_array_equal(by_power(positive), by_lam(positive))
+    np.testing.assert_array_equal(by_lam.lambdas, [0.5, 0.0, -1.0])
+    fitted = box_cox(positive)[0]
+    assert fitted.lambdas is fitted.powers
 
 
 def test_box_cox_reduces_skew(positive):
@@ -141,12 +150,12 @@ def test_box_cox_reduces_skew(positive):
     assert np.all(np.abs(stats.skew(transform(positive))) < np.abs(stats.skew(positive)))
 
 
-def test_box_cox_log_likelihood_is_maximal_at_fitted_lambda(positive):
+def test_box_cox_log_likelihood_is_maximal_at_fitted_power(positive):
     transform, _ = box_cox(positive)
-    for n, lam in enumerate(transform.lambdas):
-        best = stats.boxcox_llf(lam, positive[:, n])
-        assert best >= stats.boxcox_llf(lam + 0.01, positive[:, n])
-        assert best >= stats.boxcox_llf(lam - 0.01, positive[:, n])
+    for n, beta in enumerate(transform.powers):
+        best = stats.boxcox_llf(beta, positive[:, n])
+        assert best >= stats.boxcox_llf(beta + 0.01, positive[:, n])
+        assert best >= stats.boxcox_llf(beta - 0.01, positive[:, n])
 
 
 def test_box_cox_rejects_non_positive_and_names_the_column(positive):
@@ -159,11 +168,15 @@ def test_box_cox_rejects_non_positive_and_names_the_column(positive):
         transform(np.array([[-1.0, 2.0, 3.0]]))
 
 
-def test_box_cox_bad_lambda_and_constant_column(positive):
-    with pytest.raises(ValueError, match="lam must be"):
-        box_cox(positive, lam=[0.5, 1.0])
-    with pytest.raises(ValueError, match="lam must be"):
+def test_box_cox_bad_power_and_constant_column(positive):
+    with pytest.raises(ValueError, match="power must be"):
+        box_cox(positive, power=[0.5, 1.0])
+    with pytest.raises(ValueError, match="power must be"):
+        box_cox(positive, power=np.nan)
+    with pytest.raises(ValueError, match="power must be"):
         box_cox(positive, lam=np.nan)
+    with pytest.raises(ValueError, match="takes the power once"):
+        box_cox(positive, power=0.5, lam=0.5)
     x = positive.copy()
     x[:, 1] = 4.0
     with pytest.raises(ValueError, match=r"column\(s\) 1 .*constant"):
@@ -171,7 +184,7 @@ def test_box_cox_bad_lambda_and_constant_column(positive):
 
 
 def test_box_cox_inverse_outside_the_range_raises(positive):
-    _, inverse = box_cox(positive, lam=0.5)
+    _, inverse = box_cox(positive, power=0.5)
     with pytest.raises(ValueError, match="column 0"):
         inverse(np.array([[-3.0, 0.0, 0.0]]))
 
@@ -185,10 +198,10 @@ def test_box_cox_does_not_modify_input(positive):
 # ---------------------------------------------------------------- log
 
 
-def test_log_transform_is_box_cox_with_lambda_zero(positive):
+def test_log_transform_is_box_cox_with_power_zero(positive):
     transform, inverse = log_transform(positive)
     np.testing.assert_allclose(transform(positive), np.log(positive), rtol=1e-14)
-    np.testing.assert_allclose(transform(positive), box_cox(positive, lam=0.0)[0](positive), rtol=1e-14)
+    np.testing.assert_allclose(transform(positive), box_cox(positive, power=0.0)[0](positive), rtol=1e-14)
     np.testing.assert_allclose(inverse(transform(positive)), positive, rtol=1e-12)
 
 
