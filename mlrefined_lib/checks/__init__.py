@@ -34,6 +34,7 @@ from .ch05_validation import check_contiguous_folds, check_one_standard_error_ru
 from .ch06_histogram_features import (
     check_bag_of_words_by_hand,
     check_chord_peaks,
+    check_collision_share,
     check_one_hot_by_hand,
     check_rotation_shift,
     check_spam_feature_groups,
@@ -86,6 +87,7 @@ __all__ = [
     "check_one_standard_error_rule",
     # chapter 6
     "check_one_hot_by_hand",
+    "check_collision_share",
     "check_chord_peaks",
     "check_bag_of_words_by_hand",
     "check_spam_feature_groups",

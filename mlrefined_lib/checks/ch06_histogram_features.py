@@ -8,7 +8,7 @@ import numpy as np
 from ._grading import CheckFailed, graded
 from ._reference import _as_array, _as_number, _call
 
-__all__ = ["check_one_hot_by_hand", "check_chord_peaks", "check_bag_of_words_by_hand", "check_spam_feature_groups", "check_tfidf_by_hand", "check_rotation_shift", "check_train_and_test"]
+__all__ = ["check_one_hot_by_hand", "check_collision_share", "check_chord_peaks", "check_bag_of_words_by_hand", "check_spam_feature_groups", "check_tfidf_by_hand", "check_rotation_shift", "check_train_and_test"]
 
 
 @graded(forbids=('one_hot',), rule='no ml.one_hot')
@@ -57,6 +57,49 @@ def check_one_hot_by_hand(student: Callable) -> None:
                           "'magenta': a category never seen has no column, and silently encoding it as zeros "
                           "(or as another category) hides the problem.")
     print("Correct: one row per point, one column per given category, and unknown values are refused by name.")
+
+
+@graded
+def check_collision_share(student: Callable) -> None:
+    """Check ``student(distinct, columns)``: the expected share of colliding strings (chapter 6).
+
+    ``distinct`` strings are hashed to ``columns`` columns, each string to each
+    column with probability 1/columns, independently; the answer is the
+    expected share of the strings that share their column with at least one
+    other. The reference counts, for one string, the chance that each of the
+    other strings misses its column. The messages name the usual slips
+    without printing an expected value.
+    """
+    cases = [(3, 4), (2, 1), (1, 10), (50, 100), (11808, 16384), (7, 5), (1000, 64), (10**6, 2**20)]
+    for distinct, columns in cases:
+        got = _as_number(_call(student, "expected_collision_share", distinct, columns),
+                         "expected_collision_share", "one number, a share between 0 and 1")
+        alone = (1.0 - 1.0 / columns) ** (distinct - 1)
+        expected = 1.0 - alone
+        if np.isclose(got, expected, rtol=1e-9, atol=1e-12):
+            continue
+        where = f"for {distinct} strings in {columns} columns"
+        if np.isclose(got, (distinct - 1) / columns, rtol=1e-9, atol=1e-12) or np.isclose(
+                got, distinct / columns, rtol=1e-9, atol=1e-12):
+            raise CheckFailed(f"{where} you returned an expected number of strings per column, which is not a "
+                              "share: it grows past 1 when there are more strings than columns.")
+        if not np.isfinite(got) or not 0.0 <= got <= 1.0:
+            raise CheckFailed(f"{where} your function returned {got!r}, which is not a share between 0 and 1. "
+                              "An expected count of other strings per column (such as K/M) is not a share.")
+        if np.isclose(got, alone, rtol=1e-9, atol=1e-12):
+            raise CheckFailed(f"{where} you returned the share of strings that are alone in their column; "
+                              "the question asks for the others, those that share it.")
+        if np.isclose(got, 1.0 - (1.0 - 1.0 / columns) ** distinct, rtol=1e-9, atol=1e-12):
+            raise CheckFailed(f"{where} you let the string collide with itself: count where the *other* "
+                              "strings land, one fewer than all of them.")
+        if np.isclose(got, 1.0 - np.exp(-(distinct - 1) / columns), rtol=1e-9, atol=1e-12) or np.isclose(
+                got, 1.0 - np.exp(-distinct / columns), rtol=1e-9, atol=1e-12):
+            raise CheckFailed(f"{where} you returned an exponential approximation; it is close for many "
+                              "columns but not for a few. Give the exact expected share.")
+        raise CheckFailed(f"{where} your function returned {got:.6g}, which is not the expected share. Take one "
+                          "string: what is the chance that every other string misses its column? (A simulation "
+                          "is too noisy for this check; derive the share.)")
+    print("Correct: your shares match the exact expected share for few and many strings and columns.")
 
 
 def _chord(rng: np.random.Generator, rate: int, seconds: float, amplitudes, low: float, high: float):

@@ -140,6 +140,10 @@ def one_hot_by_hand(values, categories):
     return encoded
 
 
+def expected_collision_share(distinct, columns):
+    return 1.0 - (1.0 - 1.0 / columns) ** (distinct - 1)
+
+
 def magnitudes(signal):
     return np.abs(np.fft.rfft(signal * hann_window(signal.size)))
 

@@ -98,6 +98,9 @@ CONTRACT: dict[str, Contract] = {
         right.one_hot_by_hand,
         lambda values, categories: right.one_hot_by_hand(values, sorted(categories)), "wrong column",
         lambda values, categories: right.one_hot_by_hand(values, categories).T, "one row per point"),
+    "check_collision_share": Contract(
+        right.expected_collision_share, lambda k, m: 1.0 - (1.0 - 1.0 / m) ** k, "collide with itself",
+        lambda k, m: "half", "one number, a share"),
     "check_chord_peaks": Contract(
         right.chord_peaks, lambda signal, rate, count: right.chord_peaks(signal, rate, count)[::-1],
         "increasing order", lambda signal, rate, count: "C major", "array of numbers"),

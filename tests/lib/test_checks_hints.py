@@ -592,6 +592,39 @@ HINTS += hints("check_rotation_shift", [
 ])
 
 
+# ---------------------------------------------------------------- collision share
+
+
+def test_the_collision_share_reference_matches_a_simulation():
+    """The check's formula against strings thrown into columns at random, and against MurmurHash's columns."""
+    rng = np.random.default_rng(3)
+    for distinct, columns in [(3, 4), (50, 100), (400, 256)]:
+        shares = []
+        for _ in range(4000 if distinct < 100 else 400):
+            column = rng.integers(columns, size=distinct)
+            shares.append(np.mean(np.bincount(column, minlength=columns)[column] > 1))
+        assert abs(np.mean(shares) - right.expected_collision_share(distinct, columns)) < 0.01
+    names = [f"name {i}" for i in range(8000)]
+    column, _ = ml.hash_columns(names, 16384)
+    measured = np.mean(np.bincount(column, minlength=16384)[column] > 1)
+    assert abs(measured - right.expected_collision_share(8000, 16384)) < 0.02
+
+
+def test_the_collision_check_prints_no_expected_value(capsys):
+    with pytest.raises(CheckFailed) as failure:
+        checks.check_collision_share(lambda k, m: 0.3)
+    assert "0.4375" not in str(failure.value) and "0.437" not in str(failure.value)
+
+
+HINTS += hints("check_collision_share", [
+    (lambda k, m: (1.0 - 1.0 / m) ** (k - 1), "alone in their column"),
+    (lambda k, m: 1.0 - (1.0 - 1.0 / m) ** k, "collide with itself"),
+    (lambda k, m: 1.0 - np.exp(-(k - 1) / m), "exponential approximation"),
+    (lambda k, m: (k - 1) / m, "not a share"),
+    (lambda k, m: 0.3, "not the expected share"),
+])
+
+
 # ================================================================================================ chapter 6's text checks
 
 # ---------------------------------------------------------------- bag of words by hand
