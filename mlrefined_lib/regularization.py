@@ -90,19 +90,19 @@ def _check_lams(lams) -> np.ndarray:
 def ridge(x, y, alpha: float) -> np.ndarray:
     """Ridge regression in closed form (chapter 11).
 
-    Minimizes the *summed* squared error plus an ℓ2 penalty on the feature
-    weights,
+    Minimizes the book's mean-cost form with the penalty weight λ,
 
-        ‖X̃w − y‖² + α Σ_{n≥1} w_n²,
+        (1/P)‖X̃w − y‖² + λ Σ_{n≥1} w_n²,
 
-    whose minimizer solves the linear system ``(X̃ᵀX̃ + αA) w = X̃ᵀy`` with
-    ``X̃`` = ``x`` with a leading column of ones and ``A`` the identity except
-    ``A[0, 0] = 0`` (the bias is not penalized). This is scikit-learn's
-    ``Ridge(alpha=α)``. Dividing by P shows it is the same minimizer as the
-    book's mean-cost form ``(1/P)‖X̃w − y‖² + λ‖w[1:]‖²`` with ``λ = α/P``.
+    with ``X̃`` = ``x`` with a leading column of ones; the bias ``w[0]`` is
+    not penalized. The argument is scikit-learn's ``alpha``, mapped once
+    here: ``Ridge(alpha=alpha)`` minimizes the *summed* squared error
+    ``‖X̃w − y‖² + alpha Σ_{n≥1} w_n²``, which is P times the cost above with
+    ``alpha = Pλ``. Its minimizer solves ``(X̃ᵀX̃ + PλA) w = X̃ᵀy``, with
+    ``A`` the identity except ``A[0, 0] = 0``.
 
     The system is solved with ``np.linalg.lstsq`` (never an explicit
-    inverse), which also copes with ``α = 0`` and dependent columns by
+    inverse), which also copes with ``λ = 0`` and dependent columns by
     returning the minimum-norm solution.
 
     Parameters
@@ -110,10 +110,17 @@ def ridge(x, y, alpha: float) -> np.ndarray:
     x : array of shape (P, N)
     y : array of shape (P,)
     alpha : float >= 0
+        scikit-learn's ``alpha``, that is Pλ (pass ``P * lam`` for a
+        penalty weight ``lam``).
 
     Returns
     -------
     w : array of shape (N+1,), the bias first.
+
+    Raises
+    ------
+    ValueError
+        For malformed ``x`` or ``y``, or a negative or non-numeric ``alpha``.
     """
     x, y = _check_data(x, y, "least_squares")
     alpha = check_scalar(alpha, "alpha", numbers.Real, min_val=0)
@@ -372,8 +379,10 @@ def elastic_net_path(
     """Minimizers of ``g(w) + λ(r‖w[1:]‖₁ + (1 − r)‖w[1:]‖²)`` for every λ in ``lams`` (chapter 11).
 
     Same solver and stopping rule as :func:`l1_path`, with ``r = l1_ratio``.
-    In scikit-learn's ``ElasticNet(alpha=a, l1_ratio=ρ)`` notation (least
-    squares) this is ``λ = a(1 + ρ)`` and ``r = 2ρ/(1 + ρ)``.
+    scikit-learn's ``ElasticNet(alpha, l1_ratio)`` (least squares) is the
+    same minimizer for ``λ = alpha(1 + l1_ratio)`` and
+    ``r = 2 l1_ratio/(1 + l1_ratio)``; the other way round,
+    ``alpha = λ(1 − r/2)`` and ``l1_ratio = r/(2 − r)``.
     """
     x, y = _check_data(x, y, cost)
     lams = _check_lams(lams)

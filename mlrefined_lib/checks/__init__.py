@@ -58,7 +58,12 @@ from .ch09_pca_sphering import (
     check_zca_whiten,
 )
 from .ch10_boosting import check_boost_by_residual, check_one_weight_newton
-from .ch11_regularization import check_l1_proximal_step, check_pick_lambda, check_ridge_mean_form
+from .ch11_regularization import (
+    check_group_rise,
+    check_l1_proximal_step,
+    check_pick_lambda,
+    check_ridge_mean_form,
+)
 from .ch12_pipeline import (
     check_date_features,
     check_encode_with_train_categories,
@@ -118,6 +123,7 @@ __all__ = [
     "check_l1_proximal_step",
     "check_ridge_mean_form",
     "check_pick_lambda",
+    "check_group_rise",
     # chapter 12
     "check_date_features",
     "check_encode_with_train_categories",

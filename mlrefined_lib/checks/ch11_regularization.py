@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import numpy as np
 from ._grading import CheckFailed, graded
-from ._reference import _as_array, _call, _raise_wrong_values
+from ._reference import _as_array, _as_number, _call, _raise_known_mistake, _raise_wrong_values
 
-__all__ = ["check_l1_proximal_step", "check_ridge_mean_form", "check_pick_lambda"]
+__all__ = ["check_l1_proximal_step", "check_ridge_mean_form", "check_pick_lambda", "check_group_rise"]
 
 
 @graded
@@ -122,3 +122,58 @@ def check_pick_lambda(student: Callable) -> None:
                           "the path's weights for that λ (bias first).")
     print(f"Correct: λ = {lam:.4g} has the lowest validation error, {validation[best]:.4f}, with "
           f"{int(np.count_nonzero(w[1:]))} of 8 features kept.")
+
+
+@graded(forbids=("permutation_importance",), rule="do not call ml.permutation_importance")
+def check_group_rise(student: Callable) -> None:
+    """Check ``student(w, x, y, columns, order) -> rise`` (chapter 11).
+
+    The rise in mean squared error of the linear model ``w`` (bias first)
+    when the columns listed in ``columns`` are all reordered by the same row
+    order ``order`` and the other columns are left as they are. The
+    reference shuffles a copy of ``x`` and takes the difference of the two
+    errors; ``x`` and ``y`` must not be changed.
+    """
+    rng = np.random.default_rng(103)
+    points = 120
+    signal = rng.normal(size=points)
+    x = np.column_stack([signal, signal + 0.05 * rng.normal(size=points), rng.normal(size=(points, 2))])
+    y = 1.0 + 2.0 * signal - x[:, 2] + 0.3 * rng.normal(size=points)
+    w = np.array([1.0, 1.2, 0.8, -1.0, 0.05])  # the twins share the weight 2
+
+    def mse(inputs, outputs=y):
+        return float(np.mean((w[0] + inputs @ w[1:] - outputs) ** 2))
+
+    def shuffled(columns, order, inputs=x):
+        copy = inputs.copy()
+        copy[:, columns] = inputs[order][:, columns]
+        return copy
+
+    for columns in ([0, 1], [2], [0, 3]):
+        order = rng.permutation(points)
+        given = list(columns)
+        saved = (w.copy(), x.copy(), y.copy(), list(columns), order.copy())
+        got = _call(student, "group_rise", w, x, y, given, order)
+        if not all(np.array_equal(a, b) for a, b in zip((w, x, y, given, order), saved)):
+            raise CheckFailed("group_rise changed an argument it was given: shuffle a copy of x.")
+        got = _as_number(got, "group_rise", "one number", float)
+        expected = mse(shuffled(columns, order)) - mse(x)
+        if np.isclose(got, expected, rtol=1e-9, atol=1e-9):
+            continue
+        others = [n for n in range(4) if n not in columns]
+        hints = [
+            (mse(shuffled(columns, order)), "this is the error with the columns shuffled; return its rise above "
+             "the error on the rows as they are."),
+            (mse(shuffled(columns, order)) / mse(x), "this is a ratio of the two errors; return their difference."),
+            (mse(shuffled(columns[:1], order)) - mse(x), "only the first listed column was shuffled: reorder all "
+             "of them, with the same order."),
+            (mse(shuffled(list(range(4)), order)) - mse(x), "every column was shuffled: reorder only the listed "
+             "columns."),
+            (mse(shuffled(others, order)) - mse(x), "the other columns were shuffled: reorder the listed ones."),
+            (mse(x, y[order]) - mse(x), "the outputs were shuffled: reorder the rows of the listed columns of x."),
+        ]
+        _raise_known_mistake(got, hints, f"group_rise with columns {columns} is not right", rtol=1e-9, atol=1e-9)
+        raise CheckFailed(f"group_rise with columns {columns} returned {got:.4g}, which is not the rise in mean "
+                          "squared error. Copy x, set copy[:, columns] = x[order][:, columns], and subtract the "
+                          "error on x from the error on the copy.")
+    print("Correct: your function reorders exactly the listed columns, together, and returns the rise in error.")

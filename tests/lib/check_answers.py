@@ -398,6 +398,12 @@ def pick_lambda(x_train, y_train, x_val, y_val, lams):
     return lams[int(np.argmin(errors))], path.weights[int(np.argmin(errors))]
 
 
+def group_rise(w, x, y, columns, order):
+    shuffled = x.copy()
+    shuffled[:, columns] = x[order][:, columns]
+    return np.mean((w[0] + shuffled @ w[1:] - y) ** 2) - np.mean((w[0] + x @ w[1:] - y) ** 2)
+
+
 # ---------------------------------------------------------------- chapter 12
 
 

@@ -183,6 +183,9 @@ CONTRACT: dict[str, Contract] = {
     "check_pick_lambda": Contract(
         right.pick_lambda, _by_training_error, "training error",
         lambda *args: right.pick_lambda(*args)[0], r"pair \(lam, w\)"),
+    "check_group_rise": Contract(
+        right.group_rise, lambda w, x, y, c, o: right.group_rise(w, x, y, c[:1], o), "only the first listed",
+        lambda w, x, y, c, o: "rise", "one number; found str"),
     # chapter 12
     "check_date_features": Contract(
         right.date_features,

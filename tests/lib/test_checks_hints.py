@@ -1302,6 +1302,25 @@ HINTS += hints("check_l1_proximal_step", [
 ])
 
 
+def _mse(w, x, y):
+    return np.mean((w[0] + x @ w[1:] - y) ** 2)
+
+
+def _reordered(x, columns, order):
+    copy = x.copy()
+    copy[:, columns] = x[order][:, columns]
+    return copy
+
+
+HINTS += hints("check_group_rise", [
+    (lambda w, x, y, c, o: _mse(w, _reordered(x, c, o), y), "return its rise"),
+    (lambda w, x, y, c, o: _mse(w, _reordered(x, c, o), y) / _mse(w, x, y), "ratio"),
+    (lambda w, x, y, c, o: _mse(w, _reordered(x, list(range(x.shape[1])), o), y) - _mse(w, x, y),
+     "every column was shuffled"),
+    (lambda w, x, y, c, o: _mse(w, x, y[o]) - _mse(w, x, y), "outputs were shuffled"),
+])
+
+
 HINTS += hints("check_ridge_mean_form", [
     (lambda x, y, lam: _ridge_by_hand(x, y, lam), "summed cost"),
     (lambda x, y, lam: _ridge_by_hand(x, y, len(x) * lam / 2), "half as strong"),

@@ -73,6 +73,6 @@ def test_lambda_choice_draws_errors_and_both_choices():
     assert ax.get_xlim() == pytest.approx((10.0, 0.1))
     assert ax.get_ylim() == (2700, 4200)
     labels = [line.get_label() for line in ax.lines]
-    assert "lowest CV mean, lambda = 0.10" in labels
-    assert "one-standard-error choice, lambda = 1.00" in labels
+    assert "lowest CV mean, λ = 0.10" in labels
+    assert "one-s.e. choice, λ = 1.00" in labels
     assert ax.get_ylabel() == "mean squared error"
