@@ -24,7 +24,11 @@ from ._grading import CheckFailed
 from ._reference import check_close
 from .ch01_gradient_descent import check_descend_until_flat, check_least_squares_gradient
 from .ch02_stochastic_gradient_descent import check_minibatches, check_sgd_epoch
-from .ch03_classification_costs import check_cross_entropy_gradient, check_input_at_probability
+from .ch03_classification_costs import (
+    check_cross_entropy_gradient,
+    check_input_at_probability,
+    check_multilabel_log_loss,
+)
 from .ch04_polynomial_features import (
     check_pair_products,
     check_polynomial_feature_count,
@@ -50,7 +54,13 @@ from .ch07_standard_normalization import (
     check_stump,
     check_training_ranks,
 )
-from .ch08_imputation import check_gappy_softmax, check_knn_fill, check_train_median_impute
+from .ch08_imputation import (
+    check_chained_equations,
+    check_gap_shift,
+    check_gappy_softmax,
+    check_knn_fill,
+    check_train_median_impute,
+)
 from .ch09_pca_sphering import (
     check_components_for_variance,
     check_diagonal_newton_step,
@@ -83,6 +93,7 @@ __all__ = [
     # chapter 3
     "check_cross_entropy_gradient",
     "check_input_at_probability",
+    "check_multilabel_log_loss",
     # chapter 4
     "check_polynomial_feature_count",
     "check_pair_products",
@@ -111,6 +122,8 @@ __all__ = [
     "check_train_median_impute",
     "check_gappy_softmax",
     "check_knn_fill",
+    "check_gap_shift",
+    "check_chained_equations",
     # chapter 9
     "check_diagonal_newton_step",
     "check_hessian_condition_numbers",

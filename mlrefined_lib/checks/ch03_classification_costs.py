@@ -8,7 +8,7 @@ import numpy as np
 from ._grading import CheckFailed, graded
 from ._reference import _as_array, _call, _explain_wrong_gradient, _finite_difference_gradient
 
-__all__ = ["check_cross_entropy_gradient", "check_input_at_probability"]
+__all__ = ["check_cross_entropy_gradient", "check_input_at_probability", "check_multilabel_log_loss"]
 
 
 def _logistic(t):
@@ -107,3 +107,57 @@ def check_input_at_probability(student: Callable) -> None:
                 raise CheckFailed(f"{where}: {hint}")
         raise CheckFailed(f"{where}. Solve w0 + w1·x = log(p / (1 − p)) for x.")
     print("Correct: your inputs give exactly the asked-for probabilities, for both signs of the slope.")
+
+
+@graded(forbids=("cross_entropy", "softmax", "multiclass_softmax"), rule="NumPy only")
+def check_multilabel_log_loss(student: Callable) -> None:
+    """Check ``student(x, Y, W) -> float`` (chapter 3).
+
+    ``x`` has shape (P, N), ``Y`` holds L labels 0/1 per point (shape (P, L),
+    a point may carry several) and ``W`` one weight column per label (shape
+    (N + 1, L)). The cost is the sum over labels of each label's mean log
+    loss: one logistic model per label. The reference adds the mean log
+    losses of the L columns, each computed on its own.
+    """
+    rng = np.random.default_rng(33)
+    for num_points, num_labels in [(23, 3), (17, 2)]:
+        x = rng.normal(size=(num_points, 4)) * np.array([1.0, 3.0, 0.5, 2.0])
+        big_y = (rng.random((num_points, num_labels)) < 0.5).astype(float)
+        big_y[0] = 1.0                                              # a point carrying every label
+        big_y[1] = 0.0                                              # and one carrying none
+        big_w = rng.normal(size=(5, num_labels))
+        saved = (x.copy(), big_y.copy(), big_w.copy())
+        got = _call(student, "multilabel_log_loss", x, big_y, big_w)
+        if not all(np.array_equal(a, b) for a, b in zip((x, big_y, big_w), saved)):
+            raise CheckFailed("multilabel_log_loss changed the arrays it was given: only read them.")
+        try:
+            value = float(np.asarray(got, dtype=float))
+        except (TypeError, ValueError):
+            raise CheckFailed("multilabel_log_loss should return one number, the cost; found "
+                              f"{type(got).__name__} (of shape {np.shape(got)}).") from None
+        x_ext = np.column_stack([np.ones(num_points), x])
+        per_label = np.array([_mean_log_loss(x_ext, big_y[:, n], big_w[:, n]) for n in range(num_labels)])
+        expected = per_label.sum()
+        if np.isclose(value, expected, rtol=1e-8, atol=1e-12):
+            continue
+        scores = x_ext @ big_w
+        shifted = scores - scores.max(axis=1, keepdims=True)
+        log_shares = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+        hints = [
+            (per_label.mean(), "you average the labels' costs; add them (one logistic model per label, each "
+                               "with its own mean log loss)."),
+            (expected * num_points, "you sum over the points; take each label's mean over the points."),
+            (-(big_y * log_shares).sum(axis=1).mean(), "you put the labels' scores through a softmax, which makes "
+             "them compete; the labels are not exclusive, so give each its own logistic function."),
+            (sum(_mean_log_loss(x, big_y[:, n], big_w[1:, n]) for n in range(num_labels)),
+             "your scores have no bias: put a column of ones in front of x (W[0] holds the biases)."),
+            (sum(_mean_log_loss(x_ext, 1 - big_y[:, n], big_w[:, n]) for n in range(num_labels)),
+             "you have the labels the wrong way round: a label 1 should be charged -log sig(m)."),
+        ]
+        for wrong, hint in hints:
+            if np.isclose(value, wrong, rtol=1e-8, atol=1e-12):
+                raise CheckFailed(f"multilabel_log_loss is not right: {hint}")
+        raise CheckFailed("multilabel_log_loss is not the sum over labels of each label's mean log loss. For label "
+                          "n, score every point with the column W[:, n], charge -log sig(m) to a label 1 and "
+                          "-log(1 - sig(m)) to a label 0, and average over the points; then add the labels.")
+    print("Correct: your cost matches the reference on two label sets, and the inputs are unchanged.")

@@ -9,7 +9,8 @@ from ..optimizers import gradient_descent
 from ._grading import CheckFailed, graded
 from ._reference import _as_array, _call
 
-__all__ = ["check_train_median_impute", "check_gappy_softmax", "check_knn_fill"]
+__all__ = ["check_train_median_impute", "check_gappy_softmax", "check_knn_fill", "check_gap_shift",
+           "check_chained_equations"]
 
 
 def _gappy_table(rng: np.random.Generator, shape: tuple[int, int], shift: float, fraction: float) -> np.ndarray:
@@ -197,3 +198,140 @@ def check_knn_fill(student: Callable) -> None:
     raise CheckFailed("knn_fill is not right. For each row of x_new with a gap, compute its distance to every "
                       "training row on the coordinates it has, pick the k smallest (np.argsort(distances)[:k]) and "
                       "fill each gap with the mean of that column over those k training rows.")
+
+
+def _correlated_table(rng: np.random.Generator, num_points: int) -> np.ndarray:
+    """Four correlated columns on different scales (a shared factor plus noise)."""
+    factor = rng.normal(size=(num_points, 1))
+    return (factor @ np.array([[1.0, 0.8, -0.6, 0.3]]) + 0.6 * rng.normal(size=(num_points, 4))) \
+        * np.array([1.0, 20.0, 3.0, 0.5]) + np.array([0.0, 100.0, -5.0, 2.0])
+
+
+@graded
+def check_gap_shift(student: Callable) -> None:
+    """Check ``student(x, column, other) -> float`` (chapter 8).
+
+    The answer is the mean of column ``other`` over the rows where ``column``
+    is missing, minus its mean over the rows where ``column`` is observed,
+    divided by the standard deviation of ``other`` over all rows (NumPy's
+    ``np.std``, ddof = 0). The reference is plain NumPy on fresh tables whose
+    gaps depend on another column.
+    """
+    rng = np.random.default_rng(81)
+    for trial in range(3):
+        x = _correlated_table(rng, 60 + 7 * trial)
+        gone = rng.random(len(x)) < 1 / (1 + np.exp(-2.0 * x[:, 1] / 20.0 + 2.0 * trial - 2.0))
+        gone[:2], gone[2:4] = True, False                        # some rows of each kind, always
+        x[gone, 2] = np.nan
+        column, other = 2, (1, 3, 0)[trial]
+        saved = x.copy()
+        got = _call(student, "your function", x, column, other)
+        if not np.array_equal(x, saved, equal_nan=True):
+            raise CheckFailed("your function changed the table it was given: only read it.")
+        try:
+            value = float(np.asarray(got, dtype=float))
+        except (TypeError, ValueError):
+            raise CheckFailed(f"your function should return one number; found {type(got).__name__}.") from None
+        if not np.isfinite(value):
+            raise CheckFailed("your function returned NaN or inf: take the means of `other` over the two groups "
+                              "of rows (np.isnan(x[:, column]) says which rows are missing).")
+        values, missing = x[:, other], np.isnan(x[:, column])
+        difference = values[missing].mean() - values[~missing].mean()
+        expected = difference / values.std()
+        if np.isclose(value, expected, rtol=1e-7, atol=1e-10):
+            continue
+        hints = [
+            (-expected, "the sign is reversed: take the rows with a gap minus the rows without."),
+            (difference, "the difference is right but not standardized: divide it by the standard deviation of "
+                         "the `other` column over all rows."),
+            (difference / values.std(ddof=1), "divide by np.std (ddof = 0), not by the sample standard deviation "
+                                              "(ddof = 1)."),
+            (difference / values[~missing].std(), "divide by the standard deviation of `other` over all rows, not "
+                                                  "over the observed rows only."),
+            (values[missing].mean() / values.std(), "subtract the mean of `other` over the rows where `column` is "
+                                                    "observed."),
+            ((values[missing].mean() - values.mean()) / values.std(), "compare the rows with a gap with the rows "
+             "without one, not with all rows."),
+        ]
+        for wrong, hint in hints:
+            if np.isclose(value, wrong, rtol=1e-7, atol=1e-10):
+                raise CheckFailed(f"your function is not right: {hint}")
+        raise CheckFailed("your function does not give the standardized difference of the means of `other` between "
+                          "the rows where `column` is missing and the rows where it is observed.")
+    print("Correct: your shift matches the reference on three tables, and the table is unchanged.")
+
+
+def _chained_reference(x: np.ndarray, rounds: int, *, bias: bool = True, order: str = "fewest",
+                       update: bool = True) -> np.ndarray:
+    """Chained equations written out, with switches for the usual mistakes."""
+    mask = np.isnan(x)
+    filled = np.where(mask, np.nanmean(x, axis=0), x)
+    start = filled.copy()
+    columns = np.argsort(mask.sum(axis=0), kind="stable") if order == "fewest" else np.arange(x.shape[1])
+    for _ in range(rounds):
+        for n in columns:
+            rows = ~mask[:, n]
+            if not mask[:, n].any():
+                continue
+            source = filled if update else start
+            others = np.delete(source, n, axis=1)
+            design = np.column_stack([np.ones(len(x)), others]) if bias else others
+            w = np.linalg.lstsq(design[rows], x[rows, n], rcond=None)[0]
+            filled[~rows, n] = design[~rows] @ w
+    return filled
+
+
+@graded(forbids=("iterative_imputer",), rule="NumPy only, not iterative_imputer")
+def check_chained_equations(student: Callable) -> None:
+    """Check ``student(x, rounds) -> filled copy of x`` (chapter 8).
+
+    Start from the column means; in each round visit the columns from the
+    fewest gaps to the most (ties in column order), fit least squares with a
+    bias that predicts the column from all the others on the rows where it is
+    observed, and replace its gaps by the predictions. The reference is
+    :func:`~mlrefined_lib.imputation.iterative_imputer` fitted on ``x`` and
+    applied to ``x``, itself tested against scikit-learn's
+    ``IterativeImputer``.
+    """
+    from ..imputation import iterative_imputer
+
+    rng = np.random.default_rng(83)
+    x = _correlated_table(rng, 50)
+    for column, share in [(0, 0.1), (1, 0.3), (2, 0.2), (3, 0.0)]:
+        x[rng.random(len(x)) < share, column] = np.nan
+    x[0, :3] = np.nan                                            # a row with three gaps
+    saved = x.copy()
+    for rounds in (3, 1):
+        got = _call(student, "chained_equations", x, rounds)
+        if not np.array_equal(x, saved, equal_nan=True):
+            raise CheckFailed("chained_equations changed the table it was given (it filled it in place). Work on a "
+                              "copy, e.g. filled = np.where(np.isnan(x), column_means, x).")
+        got = _as_array(got, "chained_equations", x.shape)
+        expected = iterative_imputer(x, rounds)(x)
+        if np.allclose(got, expected, rtol=1e-7, atol=1e-9):
+            continue
+        observed = ~np.isnan(x)
+        if not np.allclose(got[observed], x[observed]):
+            raise CheckFailed("chained_equations changed entries that were observed: only the NaN entries should "
+                              "change.")
+        hints = [
+            (np.where(np.isnan(x), np.nanmean(x, axis=0), x), "every gap holds its column's mean: that is only the "
+             "start; then predict each column from the others, round after round."),
+            (_chained_reference(x, rounds, bias=False), "your lines have no bias: put a column of ones in front "
+             "of the other columns."),
+            (_chained_reference(x, rounds, order="columns"), "you visit the columns in their own order: visit "
+             "them from the fewest gaps to the most (np.argsort of the gap counts, kind='stable')."),
+            (_chained_reference(x, rounds, update=False), "each prediction uses the other columns as they were "
+             "at the start (filled with the means): use their current filled values, updated as you go."),
+            (_chained_reference(x, rounds + 1), "you run one round more than asked."),
+            (_chained_reference(x, max(rounds - 1, 1)) if rounds > 1 else None, "you run one round fewer than "
+             "asked."),
+        ]
+        for wrong, hint in hints:
+            if wrong is not None and np.allclose(got, wrong, rtol=1e-7, atol=1e-9):
+                raise CheckFailed(f"chained_equations is not right: {hint}")
+        raise CheckFailed(f"with rounds = {rounds} your filled values differ from chained equations. Fit each line "
+                          "on the rows where its column is observed only, with the current values of the other "
+                          "columns, and replace that column's gaps before moving to the next column.")
+    print("Correct: your chained equations match the reference for 3 rounds and for 1, and the table is "
+          "unchanged.")

@@ -53,7 +53,10 @@ def nan_kinds(labels, means_none, truly_missing, title):
     """Draw, per column, the NaNs that mean "none" and the truly missing
     ones, as stacked horizontal bars (chapter 8).
 
-    The first column is drawn at the top; the x axis is symmetric-log.
+    The first column is drawn at the top; the x axis is symmetric-log. The
+    figure is 5.2 inches wide (468 px at 90 dpi), so that a 390 px phone
+    shows it whole, its text still at 8 px or more; the legend sits under
+    the axes, where no bar runs.
 
     Returns
     -------
@@ -61,7 +64,7 @@ def nan_kinds(labels, means_none, truly_missing, title):
     """
     means_none = np.asarray(means_none)
     rows = np.arange(len(labels))[::-1]
-    fig, ax = plt.subplots(figsize=(9, 6))
+    fig, ax = plt.subplots(figsize=(5.2, 7.0))
     ax.barh(rows, means_none, color="#abd9e9", edgecolor="k", linewidth=0.4,
             label='NaN means "none" (no pool, no garage, ...)')
     ax.barh(rows, truly_missing, left=means_none, color=WARNING_COLOR,
@@ -69,9 +72,10 @@ def nan_kinds(labels, means_none, truly_missing, title):
             label="truly missing (unknown)")
     ax.set_yticks(rows, labels, fontsize=9)
     ax.set_xscale("symlog", linthresh=10)
-    ax.set_xlabel("number of houses with NaN (symmetric log scale)")
-    ax.set_title(title)
-    ax.legend(fontsize=9, loc="lower right")
+    ax.set_xlabel("houses with NaN (symmetric log scale)")
+    ax.set_title(title, wrap=True)
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.4, -0.1),
+              ncol=1, frameon=False)
     fig.tight_layout()
     return fig
 
@@ -129,7 +133,7 @@ def imputer_comparison(scores, comparisons, pairs):
     for row, pair in enumerate(pairs):
         comparison = comparisons[pair]
         right.plot(comparison.interval, [row, row], color=OBSERVED_COLOR,
-                   lw=2.5, label="95% bootstrap interval" if row == 0 else None)
+                   lw=2.5, label="95% interval" if row == 0 else None)
         right.plot(comparison.mean_difference, row, "D", color=WARNING_COLOR,
                    label="mean difference" if row == 0 else None)
     right.axvline(0, color="k", lw=0.8)

@@ -84,6 +84,12 @@ def input_at_probability(w, p):
     return (np.log(p / (1 - p)) - w[0]) / w[1]
 
 
+def multilabel_log_loss(x, labels, weights):
+    scores = x_ext(x) @ weights
+    charges = np.where(labels == 1, np.log1p(np.exp(-scores)), np.log1p(np.exp(scores)))
+    return charges.mean(axis=0).sum()
+
+
 # ---------------------------------------------------------------- chapter 4
 
 
@@ -307,6 +313,24 @@ def knn_fill(x_train, x_new, k):
             nearest = np.argsort(distances)[:k]
             filled[row, gaps] = x_train[nearest][:, gaps].mean(axis=0)
     return filled
+
+
+def gap_shift(x, column, other):
+    gone = np.isnan(x[:, column])
+    values = x[:, other]
+    return (values[gone].mean() - values[~gone].mean()) / values.std()
+
+
+def chained_equations(x, rounds):
+    from sklearn.experimental import enable_iterative_imputer  # noqa: F401
+    from sklearn.impute import IterativeImputer
+    from sklearn.linear_model import LinearRegression
+
+    imputer = IterativeImputer(estimator=LinearRegression(), max_iter=rounds, tol=0, initial_strategy="mean",
+                               imputation_order="ascending")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                   # no early stop with tol=0: sklearn warns
+        return imputer.fit_transform(x)
 
 
 # ---------------------------------------------------------------- chapter 9

@@ -76,6 +76,9 @@ CONTRACT: dict[str, Contract] = {
     "check_input_at_probability": Contract(
         right.input_at_probability, lambda w, p: w[0] / w[1], "sign is flipped",
         lambda w, p: [1.0, 2.0], "one number"),
+    "check_multilabel_log_loss": Contract(
+        right.multilabel_log_loss, lambda x, labels, w: right.multilabel_log_loss(x, labels, w) / labels.shape[1],
+        "average the labels", lambda x, labels, w: np.zeros(labels.shape[1]), "one number"),
     # chapter 4
     "check_polynomial_feature_count": Contract(
         right.num_features, lambda n, d: right.num_features(n, d) - 1, "constant",
@@ -152,6 +155,12 @@ CONTRACT: dict[str, Contract] = {
     "check_knn_fill": Contract(
         right.knn_fill, lambda x_train, x_new, k: np.where(np.isnan(x_new), x_train.mean(axis=0), x_new),
         "mean imputation", lambda x_train, x_new, k: x_new[:3], "shape"),
+    "check_gap_shift": Contract(
+        right.gap_shift, lambda x, column, other: -right.gap_shift(x, column, other), "sign is reversed",
+        lambda x, column, other: "large", "one number"),
+    "check_chained_equations": Contract(
+        right.chained_equations, lambda x, rounds: np.where(np.isnan(x), np.nanmean(x, axis=0), x), "only the start",
+        lambda x, rounds: x[:, :2], "shape"),
     # chapter 9
     "check_diagonal_newton_step": Contract(
         right.diagonal_newton_step,

@@ -248,6 +248,22 @@ HINTS += hints("check_input_at_probability", [
 ])
 
 
+def _softmax_over_labels(x, labels, weights):
+    scores = right.x_ext(x) @ weights
+    log_shares = scores - np.log(np.exp(scores).sum(axis=1, keepdims=True))
+    return -(labels * log_shares).sum(axis=1).mean()
+
+
+HINTS += hints("check_multilabel_log_loss", [
+    (lambda x, labels, w: right.multilabel_log_loss(x, labels, w) / labels.shape[1], "average the labels"),
+    (lambda x, labels, w: right.multilabel_log_loss(x, labels, w) * len(x), "sum over the points"),
+    (_softmax_over_labels, "softmax"),
+    (lambda x, labels, w: right.multilabel_log_loss(x, 1 - labels, w), "wrong way round"),
+    (lambda x, labels, w: right.multilabel_log_loss(x[:, 1:], labels, w[1:]) + 1.0, "not the sum over labels"),
+    (lambda x, labels, w: np.zeros(labels.shape[1]), "one number"),
+])
+
+
 # ================================================================================================ chapter 4's checks (polynomial features, early stopping)
 
 # ---------------------------------------------------------------- counting polynomial features
@@ -1073,6 +1089,56 @@ HINTS += hints("check_knn_fill", [
     (lambda x_train, x_new, k: np.where(np.isnan(x_new), 0.123, x_new), "np.argsort"),
     (lambda x_train, x_new, k: x_new[:3], "shape"),
     (lambda x_train, x_new, k: x_new, "NaN"),
+])
+
+
+def _gap_shift_parts(x, column, other):
+    gone = np.isnan(x[:, column])
+    return x[:, other], gone
+
+
+HINTS += hints("check_gap_shift", [
+    (lambda x, c, o: -right.gap_shift(x, c, o), "sign is reversed"),
+    (lambda x, c, o: right.gap_shift(x, c, o) * x[:, o].std(), "not standardized"),
+    (lambda x, c, o: right.gap_shift(x, c, o) * x[:, o].std() / x[:, o].std(ddof=1), "ddof = 1"),
+    (lambda x, c, o: (lambda v, g: (v[g].mean() - v.mean()) / v.std())(*_gap_shift_parts(x, c, o)), "not with all"),
+    (lambda x, c, o: np.nan, "NaN or inf"),
+    (lambda x, c, o: [1.0, 2.0], "one number"),
+])
+
+
+def _chained_without_bias(x, rounds):
+    mask = np.isnan(x)
+    filled = np.where(mask, np.nanmean(x, axis=0), x)
+    for _ in range(rounds):
+        for n in np.argsort(mask.sum(axis=0), kind="stable"):
+            others = np.delete(filled, n, axis=1)
+            w = np.linalg.lstsq(others[~mask[:, n]], x[~mask[:, n], n], rcond=None)[0]
+            filled[mask[:, n], n] = others[mask[:, n]] @ w
+    return filled
+
+
+def test_chained_equations_check_passes_a_numpy_answer(capsys):
+    def chained(x, rounds):
+        mask = np.isnan(x)
+        filled = np.where(mask, np.nanmean(x, axis=0), x)
+        for _ in range(rounds):
+            for n in np.argsort(mask.sum(axis=0), kind="stable"):
+                design = np.column_stack([np.ones(len(x)), np.delete(filled, n, axis=1)])
+                w = np.linalg.lstsq(design[~mask[:, n]], x[~mask[:, n], n], rcond=None)[0]
+                filled[mask[:, n], n] = design[mask[:, n]] @ w
+        return filled
+
+    checks.check_chained_equations(chained)
+    assert "Correct" in capsys.readouterr().out
+
+
+HINTS += hints("check_chained_equations", [
+    (lambda x, rounds: np.where(np.isnan(x), np.nanmean(x, axis=0), x), "only the start"),
+    (_chained_without_bias, "no bias"),
+    (lambda x, rounds: right.chained_equations(x, rounds + 1), "one round more"),
+    (lambda x, rounds: np.nan_to_num(x) + 1, "observed"),
+    (lambda x, rounds: x[:, :2], "shape"),
 ])
 
 

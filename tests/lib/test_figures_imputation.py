@@ -66,3 +66,22 @@ def test_imputer_comparison_draws_scores_and_pairs():
     assert list(right.lines[1].get_xdata()) == [27.0]
     assert [t.get_text() for t in right.get_yticklabels()] == ["mean − 5-NN"]
     assert left.yaxis_inverted() and right.yaxis_inverted()
+
+
+def test_nan_kinds_fits_a_phone_column():
+    """The book shows a one-panel figure at 72% of its width or more (assets/figures.js): with 27 long
+    labels the picture must stay within 342 / 0.72 = 475 px at the book's 90 dpi."""
+    import io
+
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    labels = [f"Garage.Yr.Blt.{n} (numeric)" for n in range(27)]
+    with plt.rc_context({"figure.dpi": 90, "font.size": 10}):
+        fig = figures.nan_kinds(labels, np.full(27, 2000), np.full(27, 30),
+                                "Ames housing: the two kinds of NaN, column by column")
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", bbox_inches="tight")
+        plt.close(fig)
+    width = Image.open(io.BytesIO(buffer.getvalue())).size[0]
+    assert width * 0.72 <= 342, width
