@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "chapters" / "07_standard_normalization" / "standard_normalization.ipynb"
 EXERCISE = "ex-ch7-circles"
 TITLE = "Ellipses for two standardized features"
-SOLUTION_TEXT = "correlation matrix"  # a phrase from its worked answer
+SOLUTION_TEXT = "which standardization does not touch"  # a phrase from its worked answer
 RAW_MYST = (":label:", ":class: dropdown", "{exercise}", "{solution}", "{solution-start}")
 
 
