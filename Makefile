@@ -111,8 +111,9 @@ test-nbval: binder-venv
 	    -n $(JOBS) --dist loadfile
 
 # Built-HTML checks, the browser test and the printed book (needs the strict build and `make pdf` first).
+# JOBS workers, each with its own Chromium and a whole test file at a time (a file's pages stay in order).
 test-html: $(STAMP) chromium
-	$(BIN)/pytest tests/book -q -p no:cacheprovider -rs
+	$(BIN)/pytest tests/book -q -p no:cacheprovider -rs -n $(JOBS) --dist loadfile
 
 # In a real JupyterLab and Notebook 7, in Debian's chromium: exercises render (jupyterlab-myst) and every
 # kind of live widget talks to a kernel both ways.
@@ -199,10 +200,19 @@ text: $(STAMP)
 lab: $(STAMP)
 	$(BIN)/jupyter lab chapters
 
+# The student edition's notebooks (_build/student/chapters) stay without outputs, as students get
+# them; an executed copy (_build/student-run, JOBS notebooks at a time, the slowest first) is what
+# its HTML shows: each check failing helpfully on its stub.
 student: $(STAMP) assets
 	$(PY) tools/student_edition.py --out _build/student
-	rm -rf _build/student-build _build/student/html
-	$(BIN)/jupyter-book build _build/student --path-output _build/student-build -W -n --keep-going $(BOOK_CONFIG)
+	rm -rf _build/student-build _build/student/html _build/student-run
+	cp -r _build/student _build/student-run
+	$(PY) tools/run_notebooks.py --write --jobs $(JOBS) \
+	    _build/student-run/chapters/06_histogram_features/images.ipynb _build/student-run/chapters/06_histogram_features/text.ipynb \
+	    $$(ls _build/student-run/chapters/*/*.ipynb | grep -v -e /images.ipynb -e /text.ipynb)
+	sed -i 's/^\(  execute_notebooks:\).*/\1 "off"/' _build/student-run/_config.yml
+	grep -q 'execute_notebooks: "off"' _build/student-run/_config.yml
+	$(BIN)/jupyter-book build _build/student-run --path-output _build/student-build -W -n --keep-going $(BOOK_CONFIG)
 	mv _build/student-build/_build/html _build/student/html
 	@echo "Student edition: notebooks in _build/student/chapters, HTML at file://$(CURDIR)/_build/student/html/index.html"
 
