@@ -20,6 +20,8 @@ from .live import (  # the continuous widgets, re-exported
     SoftmaxDescent,
     WeightScale,
     WindowSpectrogram,
+    CategoryCodes,
+    category_codes,
     boosting_rounds,
     degree_folds,
     minibatch_descent,
@@ -41,4 +43,5 @@ __all__ = [
     "penalty_geometry", "PenaltyGeometry",
     "degree_folds", "DegreeFolds",
     "boosting_rounds", "BoostingRounds",
+    "category_codes", "CategoryCodes",
 ]

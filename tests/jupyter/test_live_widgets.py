@@ -109,6 +109,11 @@ mse = lambda w, a, b: float(np.mean((w[0] + a @ w[1:] - b) ** 2))
 search = ml.grid_search(fit_rounds, mse, xb, yb, range(5), ml.k_fold(60, 5, seed=0))
 live["boosting"] = widgets.boosting_rounds(ml.boost(xb, yb, rounds=4), search, ["a", "b", "c", "d"], rounds=2)
 live["boosting"]""", "rounds", 0, 3),
+    "category_codes": ("""\
+groups = rng.choice(["O", "A", "B", "AB"], size=60)
+live["category_codes"] = widgets.category_codes(
+    groups, rng.normal(size=60), levels=["O", "A", "B", "AB"], codes=(1, 0, 2, 3))
+live["category_codes"]""", "first_code", 0.0, 2.5),
 }
 TRAITS = {name: trait for name, (_, trait, _, _) in WIDGETS.items()}
 PRINT = f"print(json.dumps({{k: getattr(w, {TRAITS!r}[k]) for k, w in live.items()}}))"
