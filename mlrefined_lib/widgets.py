@@ -29,6 +29,8 @@ from .live import (  # the continuous widgets, re-exported
     softmax_descent,
     weight_scale,
     window_spectrogram,
+    ThresholdCurve,
+    threshold_curve,
 )
 
 __all__ = [
@@ -41,4 +43,5 @@ __all__ = [
     "penalty_geometry", "PenaltyGeometry",
     "degree_folds", "DegreeFolds",
     "boosting_rounds", "BoostingRounds",
+    "threshold_curve", "ThresholdCurve",
 ]
