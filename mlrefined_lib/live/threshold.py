@@ -74,9 +74,9 @@ class ThresholdCurve(LiveWidget):
         (tn, fp), (fn, tp) = self.confusion().tolist()
         (pn, rn, fn1), (pp, rp, fp1) = self.class_scores().tolist()
         best, best_f1 = self.best_threshold()
-        pos, neg = cfg["positive"], cfg["negative"]
-        return (f"{cfg['title']}: a row is called {pos} when {cfg['score_label']} ≥ {t:.3f}. "
-                f"{tp} of the {tp + fn} {pos} rows are found and {fp} of the {tn + fp} {neg} rows are "
+        pos, neg, unit = cfg["positive"], cfg["negative"], cfg["unit"]
+        return (f"{cfg['title']}: {unit} are called {pos} when {cfg['score_label']} ≥ {t:.3f}. "
+                f"{tp} of the {tp + fn} {pos} {unit} are found and {fp} of the {tn + fp} {neg} {unit} are "
                 f"called {pos}: {pos} precision {pp:.3f}, recall {rp:.3f}, F1 {fp1:.3f}; {neg} precision "
                 f"{pn:.3f}, recall {rn:.3f}, F1 {fn1:.3f}. The plot shows the precision–recall curve of "
                 f"{pos} with this threshold's point on it; the largest F1 of {pos}, {best_f1:.3f}, is at "
@@ -104,7 +104,7 @@ class ThresholdCurve(LiveWidget):
         table = self.class_scores()
         pos, neg = cfg["positive"], cfg["negative"]
         fig, (ax, mat) = plt.subplots(1, 2, figsize=(8.8, 3.7), gridspec_kw={"width_ratios": [1.3, 1]})
-        ax.plot(np.r_[curve[:, 2], 0.0], np.r_[curve[:, 1], 1.0], color="#2c7bb6", label="every threshold")
+        ax.plot(np.r_[0.0, curve[:, 2]], np.r_[1.0, curve[:, 1]], color="#2c7bb6", label="every threshold")
         for name, (p, r) in cfg["marks"].items():
             ax.plot(r, p, "s", color="#d7191c", ms=8, label=name)
         ax.plot(table[1, 1], table[1, 0], "o", color="#1a9641", ms=9, markeredgecolor="k",
@@ -119,7 +119,7 @@ class ThresholdCurve(LiveWidget):
         mat.set_xticks([0, 1], [f"called {neg}", f"called {pos}"])
         mat.set_yticks([0, 1], [f"{neg}\nP {table[0, 0]:.2f} R {table[0, 1]:.2f}",
                                 f"{pos}\nP {table[1, 0]:.2f} R {table[1, 1]:.2f}"])
-        mat.set_title(f"confusion matrix (F1: {neg} {table[0, 2]:.2f}, {pos} {table[1, 2]:.2f})", fontsize=10)
+        mat.set_title(f"confusion matrix\nF1: {neg} {table[0, 2]:.2f}, {pos} {table[1, 2]:.2f}", fontsize=10)
         fig.tight_layout()
         return plotting.figure_to_png(fig, dpi=72)
 
@@ -132,6 +132,7 @@ def threshold_curve(
     positive: str = "positive",
     negative: str = "negative",
     score_label: str = "score",
+    unit: str = "rows",
     marks: dict | None = None,
     title: str = "Moving the decision threshold",
 ) -> ThresholdCurve:
@@ -152,6 +153,8 @@ def threshold_curve(
         The names of the two classes.
     score_label : str
         What the score is, e.g. "Pr(snow)".
+    unit : str
+        What a row is, in the plural ("days").
     marks : dict of str to (precision, recall), optional
         Other rules to mark on the curve (say, the most probable class).
     title : str
@@ -193,7 +196,7 @@ def threshold_curve(
     widget.config = {
         "scores": score_arr.tolist(), "labels": label_arr.astype(int).tolist(), "range": [low, high],
         "positive": str(positive), "negative": str(negative), "score_label": str(score_label),
-        "marks": checked, "title": str(title),
+        "unit": str(unit), "marks": checked, "title": str(title),
     }
     widget.threshold = float(threshold)
     return widget

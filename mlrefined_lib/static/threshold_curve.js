@@ -53,7 +53,7 @@ const f3 = (v) => v.toFixed(3);
 
 function render({ model, el: root }) {
   const cfg = model.get("config");
-  const { scores, labels, positive: pos, negative: neg, score_label: scoreLabel, marks } = cfg;
+  const { scores, labels, positive: pos, negative: neg, score_label: scoreLabel, unit, marks } = cfg;
   const [low, high] = cfg.range;
   const uid = Math.random().toString(36).slice(2, 9);
   const state = { threshold: model.get("threshold"), pending: false, inputTime: null };
@@ -76,7 +76,7 @@ function render({ model, el: root }) {
   svgAxes(pr, { x: L, y: T, width: pw, height: ph, xlabelY: H - 6, ylabelX: 12 },
     ticks.map((v) => [String(v), X(v)]), ticks.map((v) => [String(v), Y(v)]), `${pos} recall`, `${pos} precision`);
   const layer = clippedLayer(pr, `mlr-pr-${uid}`, { x: L, y: T, width: pw, height: ph });
-  const drawn = [...curve.map(([, p, r]) => [X(r), Y(p)]), [X(0), Y(1)]];
+  const drawn = [[X(0), Y(1)], ...curve.map(([, p, r]) => [X(r), Y(p)])];  // from (recall 0, precision 1), as scikit-learn's curve ends
   layer.append(svgEl("polyline", { points: svgPoints(drawn), fill: "none", stroke: CURVE, "stroke-width": 2 }));
   const [bp, br] = curve.find(([t]) => t === best[0]).slice(1);
   layer.append(svgEl("circle", { cx: X(br), cy: Y(bp), r: 7, fill: "none", stroke: "#000", "stroke-width": 1.5, "stroke-dasharray": "2 2" }));
@@ -89,7 +89,7 @@ function render({ model, el: root }) {
   pr.append(prTitle);
 
   // ---- the confusion matrix, and each class's precision, recall and F1
-  const W2 = 300, H2 = 220, L2 = 84, T2 = 40, cell = 96;
+  const W2 = 300, H2 = 240, L2 = 84, T2 = 40, cell = 96;
   const cm = svgEl("svg", { viewBox: `0 0 ${W2} ${H2}`, width: W2, role: "img", "aria-describedby": descId });
   cm.setAttribute("aria-label", "The confusion matrix: rows the true class, columns the call");
   cm.append(svgEl("text", { x: L2 + cell, y: 14, "text-anchor": "middle", "font-size": 12, "font-weight": 600 }, "confusion matrix"));
@@ -143,14 +143,14 @@ function render({ model, el: root }) {
       share.textContent = `${(100 * s).toFixed(1)}% of row`;
     }));
     classes.forEach((row, i) => row.forEach((v, k) => { rows[i][k].textContent = f3(v); }));
-    const text = `Calling ${pos} when ${scoreLabel} ≥ ${f3(t)}: ${tp} of the ${tp + fn} ${pos} rows found ` +
-      `and ${fp} of the ${tn + fp} ${neg} rows called ${pos}, so ${pos} precision ${f3(p)}, recall ${f3(r)}, ` +
+    const text = `Calling ${pos} when ${scoreLabel} ≥ ${f3(t)}: ${tp} of the ${tp + fn} ${pos} ${unit} found ` +
+      `and ${fp} of the ${tn + fp} ${neg} ${unit} called ${pos}, so ${pos} precision ${f3(p)}, recall ${f3(r)}, ` +
       `F1 ${f3(classes[1][2])}; ${neg} precision ${f3(classes[0][0])}, recall ${f3(classes[0][1])}, F1 ${f3(classes[0][2])}.` +
       (t === best[0] ? ` No threshold gives ${pos} a larger F1.` :
         ` The largest F1 of ${pos}, ${f3(best[1])}, is at the ${t > best[0] ? "lower" : "higher"} threshold ${f3(best[0])}.`);
     readout.textContent = text;
     out.textContent = `θ = ${f3(t)}`;
-    input.setAttribute("aria-valuetext", `threshold ${f3(t)}: ${tp + fp} rows called ${pos}`);
+    input.setAttribute("aria-valuetext", `threshold ${f3(t)}: ${tp + fp} ${unit} called ${pos}`);
     Object.assign(root.dataset, { threshold: String(t), confusion: JSON.stringify(confusion),
       classes: JSON.stringify(classes), point: JSON.stringify([p, r]) });
     finishDraw(root, state, live, text, t0);

@@ -60,7 +60,7 @@ def test_the_curve_and_the_best_threshold_equal_scikit_learn(scored):
 
 def test_the_still_picture_and_its_alt_text(scored):
     scores, labels = scored
-    widget = live.threshold_curve(scores, labels, threshold=0.3, positive="snow", negative="not snow")
+    widget = live.threshold_curve(scores, labels, threshold=0.3, positive="snow", negative="not snow", unit="days")
     bundle, metadata = widget._repr_mimebundle_()
     png = base64.b64decode(bundle["image/png"])
     image = Image.open(io.BytesIO(png))
@@ -68,7 +68,7 @@ def test_the_still_picture_and_its_alt_text(scored):
     alt = metadata["image/png"]["alt"]
     (tn, fp), (fn, tp) = confusion_matrix(labels, scores >= 0.3)
     assert alt == bundle["text/plain"] == widget.description()
-    assert f"{tp} of the {tp + fn} snow rows are found" in alt and f"{fp} of the {tn + fp} not snow rows" in alt
+    assert f"{tp} of the {tp + fn} snow days are found" in alt and f"{fp} of the {tn + fp} not snow days" in alt
 
 
 def test_bad_input_raises_value_error(scored):
