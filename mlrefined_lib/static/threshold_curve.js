@@ -145,7 +145,7 @@ function render({ model, el: root }) {
     classes.forEach((row, i) => row.forEach((v, k) => { rows[i][k].textContent = f3(v); }));
     const text = `Calling ${pos} when ${scoreLabel} ≥ ${f3(t)}: ${tp} of the ${tp + fn} ${pos} ${unit} found ` +
       `and ${fp} of the ${tn + fp} ${neg} ${unit} called ${pos}, so ${pos} precision ${f3(p)}, recall ${f3(r)}, ` +
-      `F1 ${f3(classes[1][2])}; ${neg} precision ${f3(classes[0][0])}, recall ${f3(classes[0][1])}, F1 ${f3(classes[0][2])}.` +
+      `F1 ${f3(classes[1][2])}${tp + fp === 0 ? ` (with no ${pos} call, precision has nothing to divide by and counts as 0)` : ""}; ${neg} precision ${f3(classes[0][0])}, recall ${f3(classes[0][1])}, F1 ${f3(classes[0][2])}.` +
       (t === best[0] ? ` No threshold gives ${pos} a larger F1.` :
         ` The largest F1 of ${pos}, ${f3(best[1])}, is at the ${t > best[0] ? "lower" : "higher"} threshold ${f3(best[0])}.`);
     readout.textContent = text;

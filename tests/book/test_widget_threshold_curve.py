@@ -81,6 +81,8 @@ def test_threshold_curve_equals_scikit_learn_before_and_after_input(browser, ser
     page, errors = page_with(browser, serve, tmp_path, widgets)
     for index, t in enumerate(starts):
         assert assert_exact(page, scored, f"initial θ = {t}", index) == t
+    assert scores.max() < 1.0  # so θ = 1 calls no row positive, and the readout says what that does
+    assert "precision has nothing to divide by" in page.locator(".mlr-live [id^=mlr-desc]").nth(3).inner_text()
     slider = page.get_by_label("threshold θ on Pr(rare)").first
     redrawn(page, "threshold", lambda: slider.fill("0.3"))
     assert assert_exact(page, scored, "after the slider") == 0.3

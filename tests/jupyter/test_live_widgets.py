@@ -109,6 +109,11 @@ mse = lambda w, a, b: float(np.mean((w[0] + a @ w[1:] - b) ** 2))
 search = ml.grid_search(fit_rounds, mse, xb, yb, range(5), ml.k_fold(60, 5, seed=0))
 live["boosting"] = widgets.boosting_rounds(ml.boost(xb, yb, rounds=4), search, ["a", "b", "c", "d"], rounds=2)
 live["boosting"]""", "rounds", 0, 3),
+    "threshold": ("""\
+yt = rng.random(80) < 0.3
+live["threshold"] = widgets.threshold_curve(
+    np.clip(0.3 * yt + rng.uniform(0, 0.7, size=80), 0, 1), yt, threshold=0.5)
+live["threshold"]""", "threshold", 0.0, 0.4),
 }
 TRAITS = {name: trait for name, (_, trait, _, _) in WIDGETS.items()}
 PRINT = f"print(json.dumps({{k: getattr(w, {TRAITS!r}[k]) for k, w in live.items()}}))"
