@@ -31,6 +31,8 @@ from .live import (  # the continuous widgets, re-exported
     softmax_descent,
     weight_scale,
     window_spectrogram,
+    ThresholdCurve,
+    threshold_curve,
 )
 
 __all__ = [
@@ -44,4 +46,5 @@ __all__ = [
     "degree_folds", "DegreeFolds",
     "boosting_rounds", "BoostingRounds",
     "category_codes", "CategoryCodes",
+    "threshold_curve", "ThresholdCurve",
 ]

@@ -16,6 +16,8 @@ for any value of its controls:
 * :func:`boosting_rounds` (chapter 10): boosting's weights and costs round by round;
 * :func:`penalty_geometry` (chapter 11): the exact lasso and ridge minimizers;
 * :func:`category_codes` (chapter 6): a line over the categories' codes against one-hot.
+* :func:`threshold_curve` (chapter 12): a decision threshold on the precision–recall
+  curve, with the confusion matrix and each class's precision, recall and F1.
 
 One module per widget (``descent``, ``softmax``, ``minibatch``,
 ``weight_scale``, ``polynomials``, ``degree_folds``, ``spectrogram``, ``boosting``,
@@ -76,9 +78,13 @@ from .softmax import SOFTMAX_ANYWIDGET_ID, SOFTMAX_GRID, SoftmaxDescent, softmax
 from .spectrogram import SPECTROGRAM_ANYWIDGET_ID, SPECTROGRAM_ESM_PATH, WindowSpectrogram, window_spectrogram
 from .weight_scale import WEIGHT_SCALE_ANYWIDGET_ID, WEIGHT_SCALE_ESM_PATH, WeightScale, weight_scale
 from .category_codes import CATEGORY_CODES_ANYWIDGET_ID, CATEGORY_CODES_ESM_PATH, CategoryCodes, category_codes
+from .threshold import THRESHOLD_ANYWIDGET_ID, THRESHOLD_ESM_PATH, ThresholdCurve, threshold_curve
 
 __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments", "SoftmaxDescent", "softmax_descent",
            "PenaltyGeometry", "penalty_geometry", "penalized_minimizers", "PolynomialFits", "polynomial_fits",
            "MinibatchDescent", "minibatch_descent", "WeightScale", "weight_scale",
            "WindowSpectrogram", "window_spectrogram", "DegreeFolds", "degree_folds", "shuffled_folds",
-           "shuffled_order", "BoostingRounds", "boosting_rounds", "CategoryCodes", "category_codes"]
+           "shuffled_order", "BoostingRounds", "boosting_rounds",
+           "CategoryCodes", "category_codes",
+           "ThresholdCurve", "threshold_curve",
+           ]

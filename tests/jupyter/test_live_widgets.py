@@ -114,6 +114,11 @@ groups = rng.choice(["O", "A", "B", "AB"], size=60)
 live["category_codes"] = widgets.category_codes(
     groups, rng.normal(size=60), levels=["O", "A", "B", "AB"], codes=(1, 0, 2, 3))
 live["category_codes"]""", "first_code", 0.0, 2.5),
+    "threshold": ("""\
+yt = rng.random(80) < 0.3
+live["threshold"] = widgets.threshold_curve(
+    np.clip(0.3 * yt + rng.uniform(0, 0.7, size=80), 0, 1), yt, threshold=0.5)
+live["threshold"]""", "threshold", 0.0, 0.4),
 }
 TRAITS = {name: trait for name, (_, trait, _, _) in WIDGETS.items()}
 PRINT = f"print(json.dumps({{k: getattr(w, {TRAITS!r}[k]) for k, w in live.items()}}))"
