@@ -14,7 +14,9 @@ for any value of its controls:
 * :func:`degree_folds` (chapter 5): the degree chosen by k-fold cross-validation,
   for any k and any seeded folds;
 * :func:`boosting_rounds` (chapter 10): boosting's weights and costs round by round;
-* :func:`penalty_geometry` (chapter 11): the exact lasso and ridge minimizers.
+* :func:`penalty_geometry` (chapter 11): the exact lasso and ridge minimizers;
+* :func:`missing_values` (chapter 8): a share of one feature made missing (MCAR, MAR,
+  MNAR) and filled by an imputer, against the truth.
 
 One module per widget (``descent``, ``softmax``, ``minibatch``,
 ``weight_scale``, ``polynomials``, ``degree_folds``, ``spectrogram``, ``boosting``,
@@ -74,9 +76,12 @@ from .polynomials import POLYNOMIAL_ANYWIDGET_ID, POLYNOMIAL_ESM_PATH, Polynomia
 from .softmax import SOFTMAX_ANYWIDGET_ID, SOFTMAX_GRID, SoftmaxDescent, softmax_descent
 from .spectrogram import SPECTROGRAM_ANYWIDGET_ID, SPECTROGRAM_ESM_PATH, WindowSpectrogram, window_spectrogram
 from .weight_scale import WEIGHT_SCALE_ANYWIDGET_ID, WEIGHT_SCALE_ESM_PATH, WeightScale, weight_scale
+from .missing_values import (MISSING_VALUES_ANYWIDGET_ID, MISSING_VALUES_ESM_PATH, MissingValues, missing_order,
+                             missing_rows, missing_values)
 
 __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments", "SoftmaxDescent", "softmax_descent",
            "PenaltyGeometry", "penalty_geometry", "penalized_minimizers", "PolynomialFits", "polynomial_fits",
            "MinibatchDescent", "minibatch_descent", "WeightScale", "weight_scale",
            "WindowSpectrogram", "window_spectrogram", "DegreeFolds", "degree_folds", "shuffled_folds",
-           "shuffled_order", "BoostingRounds", "boosting_rounds"]
+           "shuffled_order", "BoostingRounds", "boosting_rounds",
+           "MissingValues", "missing_values", "missing_order", "missing_rows"]
