@@ -19,19 +19,22 @@ const FILL = "#e6550d";
 
 // The order in which the rows go missing (missing_order): IEEE operations in a fixed order only.
 function missingOrder(weights, seed) {
-  const next = mulberry32(seed), remaining = weights.map((_, p) => p), order = [];
-  while (remaining.length > 1) {
+  const next = mulberry32(seed), P = weights.length, w = Float64Array.from(weights), left = new Int32Array(P);
+  for (let p = 0; p < P; p++) left[p] = p;
+  const order = [];
+  for (let n = P; n > 1; n--) {  // left[0..n) are the rows not drawn yet, in row order
     let total = 0;
-    for (const p of remaining) total += weights[p];
+    for (let j = 0; j < n; j++) total += w[left[j]];
     const threshold = next() / 4294967296 * total;
     let running = 0, i = 0;
-    for (; i < remaining.length - 1; i++) {
-      running += weights[remaining[i]];
+    for (; i < n - 1; i++) {
+      running += w[left[i]];
       if (running > threshold) break;
     }
-    order.push(remaining.splice(i, 1)[0]);
+    order.push(left[i]);
+    left.copyWithin(i, i + 1, n);
   }
-  order.push(remaining[0]);
+  order.push(left[0]);
   return order;
 }
 
@@ -48,8 +51,8 @@ function summary(v, other) {
   return [mv, Math.sqrt(vv / v.length), vo / Math.sqrt(vv * oo)];
 }
 
-// The feature with the rows `hidden` (a Set) filled by `imputer`; `sorted` holds the rows in
-// the order of the other feature's scaled values (for the neighbours).
+// The feature with the rows `hidden` (a Set) filled by `imputer` (`k` neighbours; `scale`, the
+// other feature's standard deviation, as knn_imputer takes it).
 function imputeFeature(feature, other, hidden, imputer, k, scale) {
   const P = feature.length, seen = [];
   for (let p = 0; p < P; p++) if (!hidden.has(p)) seen.push(p);
@@ -71,13 +74,20 @@ function imputeFeature(feature, other, hidden, imputer, k, scale) {
   } else {
     // knn_imputer: distances sqrt(N / |C| * d^2) over the one shared coordinate (N = 2, |C| = 1),
     // on the scaled other feature; ties go to the row that comes first.
-    const scaled = other.map((v) => v / scale);
+    const scaled = other.map((v) => v / scale), n = Math.min(k, seen.length);
+    const bestD = new Float64Array(n), bestQ = new Int32Array(n);
     for (const p of hidden) {
-      const near = seen.map((q) => { const d = scaled[p] - scaled[q]; return [Math.sqrt(d * d * 2 / 1), q]; });
-      near.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      // the n nearest by (distance, row), kept sorted while the observed rows go by in row order
+      let size = 0;
+      for (const q of seen) {
+        const d = scaled[p] - scaled[q], dist = Math.sqrt(d * d * 2 / 1);
+        if (size === n && dist >= bestD[n - 1]) continue;  // a later row never wins a tie
+        let i = size < n ? size++ : n - 1;
+        while (i > 0 && bestD[i - 1] > dist) { bestD[i] = bestD[i - 1]; bestQ[i] = bestQ[i - 1]; i--; }
+        bestD[i] = dist; bestQ[i] = q;
+      }
       let s = 0;
-      const n = Math.min(k, near.length);
-      for (let i = 0; i < n; i++) s += feature[near[i][1]];
+      for (let i = 0; i < n; i++) s += feature[bestQ[i]];
       filled[p] = s / n;
     }
   }
@@ -99,13 +109,8 @@ function render({ model, el: root }) {
   const removeKeys = liveRoot(root);
   const { controls, figure, readout, live, place } = liveLayout(root, cfg.title, descId, false);
   const count = (pct) => Math.floor((pct * P + 50) / 100);
-  const MECHANISM_TEXT = {
-    MCAR: "MCAR: any row alike", MAR: `MAR: larger ${cfg.other_name}, likelier`,
-    MNAR: `MNAR: larger ${cfg.feature_name}, likelier`,
-  };
-  const IMPUTER_TEXT = {
-    mean: "mean", median: "median", regression: `line on ${cfg.other_name}`, knn: `${k} nearest neighbours`,
-  };
+  const MECHANISM_TEXT = { MCAR: "MCAR", MAR: "MAR", MNAR: "MNAR" };
+  const IMPUTER_TEXT = { mean: "mean", median: "median", regression: `line on ${cfg.other_name}`, knn: `${k}-NN` };
   const IMPUTER_LONG = {
     mean: "the mean", median: "the median", regression: `a line on ${cfg.other_name}`,
     knn: `the ${k} nearest neighbours in ${cfg.other_name}`,
@@ -122,24 +127,25 @@ function render({ model, el: root }) {
     const inputs = {};
     for (const [value, text] of options) {
       const id = `mlr-${name}-${value}-${uid}`;
-      const input = el("input", { type: "radio", name: `mlr-${name}-${uid}`, id, value, "aria-describedby": descId });
+      const input = el("input", { type: "radio", name: `mlr-${name}-${uid}`, id, value, "aria-describedby": descId,
+        style: "margin:0" });
       input.checked = value === current;
-      const label = el("label", { for: id, style: "white-space:nowrap;display:inline-flex;align-items:center;gap:4px;min-height:24px" });
+      const label = el("label", { for: id, style: "white-space:nowrap;display:inline-flex;align-items:center;gap:5px;min-height:26px" });
       label.append(input, text);
       row.append(label);
       inputs[value] = input;
     }
     controls.append(row);
-    return inputs;
+    return [inputs, row];
   };
-  const mechanismInputs = choiceRow("why missing", "why", Object.entries(MECHANISM_TEXT), state.mechanism);
-  const imputerInputs = choiceRow("filled with", "imputer", Object.entries(IMPUTER_TEXT), state.imputer);
-  const seedRow = el("div", { style: "grid-column:1/-1;display:flex;flex-wrap:wrap;align-items:center;gap:10px" });
-  const newDraw = el("button", { type: "button", "aria-describedby": descId }, "new draw");
+  const [mechanismInputs, mechanismRow] = choiceRow("why missing", "why", Object.entries(MECHANISM_TEXT), state.mechanism);
+  const [imputerInputs] = choiceRow("filled with", "imputer", Object.entries(IMPUTER_TEXT), state.imputer);
+  const newDraw = el("button", { type: "button", "aria-describedby": descId, style: "margin:0" }, "new draw");
   newDraw.setAttribute("aria-label", "new draw: choose the missing rows again from the next seed");
   const seedOut = el("output", { style: "font-variant-numeric:tabular-nums" });
-  seedRow.append(newDraw, seedOut);
-  controls.append(seedRow);
+  const seedBox = el("span", { style: "display:inline-flex;align-items:center;gap:8px" });
+  seedBox.append(newDraw, seedOut);
+  mechanismRow.append(seedBox);
 
   // ---- the scatter plot (SVG) and the table
   const W = 400, H = 300, L = 52, R = 10, Tp = 24, B = 40, pw = W - L - R, ph = H - Tp - B;
@@ -184,25 +190,36 @@ function render({ model, el: root }) {
   tableBox.append(table);
   figure.append(figurePart(svg, W), figurePart(tableBox, 300, 1));
   const legend = el("div", { class: "mlr-legend" },
-    `grey: every row's true values; coloured: the missing rows at their filled ${cfg.feature_name}, each joined ` +
-    `to its true value; dashed: the mean of ${cfg.feature_name}, true (grey) and after imputation (coloured)`);
+    `MCAR: every row as likely to lose its ${cfg.feature_name}; MAR: the larger the ${cfg.other_name}, the likelier; ` +
+    `MNAR: the larger the ${cfg.feature_name} itself, the likelier. ${k}-NN: the mean of the ${k} nearest ` +
+    `observed rows in ${cfg.other_name}. Grey: every row's true values; coloured: the missing rows at their filled ` +
+    `${cfg.feature_name}, each joined to its true value; dashed: the mean of ${cfg.feature_name}, true (grey) and ` +
+    "after imputation (coloured)");
   place(legend);
 
   const truth = summary(feature, other);
   truthCells.forEach((c, i) => { c.textContent = f4(truth[i]); });
   const orders = new Map();
+  const orderOf = (mechanism, seed) => {  // each (mechanism, seed) is drawn once; a share takes its first rows
+    const key = `${mechanism} ${seed}`;
+    if (!orders.has(key)) {
+      if (orders.size >= 200) orders.clear();
+      orders.set(key, missingOrder(cfg.weights[mechanism], seed));
+    }
+    return orders.get(key);
+  };
+  // The first switch to another choice is as quick as the next ones: draw every mechanism's
+  // rows and run every imputer once now (the engine compiles them), not on the reader's input.
+  for (const mechanism of Object.keys(MECHANISM_TEXT)) orderOf(mechanism, state.seed);
+  const warm = new Set(orderOf(state.mechanism, state.seed).slice(0, count(state.percent)));
+  for (const imputer of Object.keys(IMPUTER_TEXT)) imputeFeature(feature, other, warm, imputer, k, cfg.other_scale);
 
   function draw() {
     const t0 = performance.now();
     state.pending = false;
     const { percent, mechanism, imputer, seed } = state;
-    const key = `${mechanism} ${seed}`;
-    if (!orders.has(key)) {  // each (mechanism, seed) is drawn once; the share takes its first rows
-      if (orders.size >= 200) orders.clear();
-      orders.set(key, missingOrder(cfg.weights[mechanism], seed));
-    }
     const m = count(percent);
-    const hiddenRows = orders.get(key).slice(0, m).sort((a, b) => a - b);
+    const hiddenRows = orderOf(mechanism, seed).slice(0, m).sort((a, b) => a - b);
     const hidden = new Set(hiddenRows);
     const filled = imputeFeature(feature, other, hidden, imputer, k, cfg.other_scale);
     const stats = summary(filled, other);

@@ -89,7 +89,7 @@ def test_slider_choices_draw_keys_and_pointer(browser, serve, tmp_path, gappy_ta
     slider = page.get_by_label("share of horsepower missing")
     redrawn(page, "percent", lambda: slider.fill("60"))
     assert assert_missing_values(page, gappy_table, "after the slider") == (60, "MCAR", "mean", 0)
-    redrawn(page, "mechanism", lambda: page.get_by_label("MNAR: larger horsepower, likelier").check())
+    redrawn(page, "mechanism", lambda: page.get_by_label("MNAR", exact=True).check())
     redrawn(page, "imputer", lambda: page.get_by_label("line on weight").click())
     assert assert_missing_values(page, gappy_table, "after two clicks") == (60, "MNAR", "regression", 0)
     page.get_by_label("line on weight").focus()
@@ -130,7 +130,7 @@ def test_on_a_phone_taps_move_it_and_no_text_is_under_9_px(browser, serve, tmp_p
     redrawn(page, "percent", lambda: page.touchscreen.tap(box["x"] + box["width"] * 0.5, box["y"] + box["height"] / 2))
     percent, *_ = assert_missing_values(page, gappy_table, "after a tap on the slider")
     assert 38 <= percent <= 47, percent
-    redrawn(page, "imputer", lambda: page.get_by_label("5 nearest neighbours").tap())
+    redrawn(page, "imputer", lambda: page.get_by_label("5-NN", exact=True).tap())
     assert assert_missing_values(page, gappy_table, "after a tap on a choice")[2] == "knn"
     assert not errors, errors
     page.context.close()
