@@ -250,8 +250,9 @@ class MissingValues(LiveWidget):
         truth, after = summary(feature, other), summary(filled, other)
         fig, ax = plt.subplots(figsize=(8.0, 4.4))
         ax.scatter(other, feature, s=12, color="0.72", label="the truth (every row)")
-        ax.plot(np.vstack([other[hidden], other[hidden]]), np.vstack([feature[hidden], filled[hidden]]),
-                color="#e6550d", lw=0.5, alpha=0.5)
+        gaps = np.full(len(hidden), np.nan)  # one line, broken between the rows
+        ax.plot(np.column_stack([other[hidden], other[hidden], gaps]).ravel(),
+                np.column_stack([feature[hidden], filled[hidden], gaps]).ravel(), color="#e6550d", lw=0.5, alpha=0.5)
         ax.scatter(other[hidden], filled[hidden], s=16, color="#e6550d", edgecolors="k", linewidths=0.3,
                    label="missing rows, at their filled values")
         ax.axhline(truth[0], color="0.45", ls="--", lw=1)
