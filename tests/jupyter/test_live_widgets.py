@@ -109,6 +109,10 @@ mse = lambda w, a, b: float(np.mean((w[0] + a @ w[1:] - b) ** 2))
 search = ml.grid_search(fit_rounds, mse, xb, yb, range(5), ml.k_fold(60, 5, seed=0))
 live["boosting"] = widgets.boosting_rounds(ml.boost(xb, yb, rounds=4), search, ["a", "b", "c", "d"], rounds=2)
 live["boosting"]""", "rounds", 0, 3),
+    "missing_values": ("""\
+wm = rng.uniform(1600, 5000, size=120)
+live["missing_values"] = widgets.missing_values(0.03 * wm + rng.normal(scale=10, size=120), wm, percent=30)
+live["missing_values"]""", "percent", 5, 50),
 }
 TRAITS = {name: trait for name, (_, trait, _, _) in WIDGETS.items()}
 PRINT = f"print(json.dumps({{k: getattr(w, {TRAITS!r}[k]) for k, w in live.items()}}))"
