@@ -34,6 +34,7 @@ from .live import (  # the continuous widgets, re-exported
     ThresholdCurve,
     threshold_curve,
 )
+from .live import MissingValues, missing_values  # chapter 8
 
 __all__ = [
     "quadratic_descent", "QuadraticDescent",
@@ -47,4 +48,5 @@ __all__ = [
     "boosting_rounds", "BoostingRounds",
     "category_codes", "CategoryCodes",
     "threshold_curve", "ThresholdCurve",
+    "missing_values", "MissingValues",
 ]

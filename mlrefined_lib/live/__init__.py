@@ -18,6 +18,8 @@ for any value of its controls:
 * :func:`category_codes` (chapter 6): a line over the categories' codes against one-hot.
 * :func:`threshold_curve` (chapter 12): a decision threshold on the precision–recall
   curve, with the confusion matrix and each class's precision, recall and F1.
+* :func:`missing_values` (chapter 8): a share of one feature made missing (MCAR, MAR,
+  MNAR) and filled by an imputer, against the truth.
 
 One module per widget (``descent``, ``softmax``, ``minibatch``,
 ``weight_scale``, ``polynomials``, ``degree_folds``, ``spectrogram``, ``boosting``,
@@ -79,6 +81,8 @@ from .spectrogram import SPECTROGRAM_ANYWIDGET_ID, SPECTROGRAM_ESM_PATH, WindowS
 from .weight_scale import WEIGHT_SCALE_ANYWIDGET_ID, WEIGHT_SCALE_ESM_PATH, WeightScale, weight_scale
 from .category_codes import CATEGORY_CODES_ANYWIDGET_ID, CATEGORY_CODES_ESM_PATH, CategoryCodes, category_codes
 from .threshold import THRESHOLD_ANYWIDGET_ID, THRESHOLD_ESM_PATH, ThresholdCurve, threshold_curve
+from .missing_values import (MISSING_VALUES_ANYWIDGET_ID, MISSING_VALUES_ESM_PATH, MissingValues, missing_order,
+                             missing_rows, missing_values)
 
 __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments", "SoftmaxDescent", "softmax_descent",
            "PenaltyGeometry", "penalty_geometry", "penalized_minimizers", "PolynomialFits", "polynomial_fits",
@@ -87,4 +91,5 @@ __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments", "SoftmaxDes
            "shuffled_order", "BoostingRounds", "boosting_rounds",
            "CategoryCodes", "category_codes",
            "ThresholdCurve", "threshold_curve",
+           "MissingValues", "missing_values", "missing_order", "missing_rows",
            ]

@@ -82,6 +82,29 @@ function niceStep(raw) {
   return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
 }
 
+// The seeded generator that the page and Python share (mlrefined_lib.live.degree_folds):
+// "mulberry32", integer arithmetic only, yields integers in [0, 2^32).
+function mulberry32(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6D2B79F5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1) >>> 0;
+    t = (t ^ ((t + (Math.imul(t ^ (t >>> 7), t | 61) >>> 0)) >>> 0)) >>> 0;
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+// A permutation of 0..P-1, as shuffled_order: a Fisher-Yates shuffle driven by mulberry32(seed).
+function shuffledOrder(P, seed) {
+  const order = Array.from({ length: P }, (_, i) => i), next = mulberry32(seed);
+  for (let i = P - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1) / 4294967296);  // exact: below 2^53, divided by a power of 2
+    const swap = order[i]; order[i] = order[j]; order[j] = swap;
+  }
+  return order;
+}
+
 // Makes `root` a live widget: the shared stylesheet (once per document), the
 // benchmark's timing list, and the keys typed inside it kept from the notebook.
 // JupyterLab listens on the document in the bubbling phase, Notebook 7 in the

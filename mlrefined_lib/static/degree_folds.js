@@ -2,7 +2,7 @@
 // Python sends the data (one input x, outputs y), the largest degree D and the
 // scale of the input; for any number of folds k and any seed this file draws the
 // folds (mulberry32 and a Fisher-Yates shuffle, as
-// mlrefined_lib.live.degree_folds.shuffled_folds), fits the least-squares
+// mlrefined_lib.live.degree_folds.shuffled_folds; both in _shared.js), fits the least-squares
 // polynomial of every degree 1..D on each training part (Householder QR of
 // [1, t, ..., t^D], t = x / scale: the fit of degree d is the leading d + 1
 // columns of the same factorization) and scores it on the validation part
@@ -16,27 +16,6 @@
 
 const FOLD_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 const RULE = "#d7191c";
-
-// The generator and the shuffle of shuffled_order (integer arithmetic only).
-export function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6D2B79F5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1) >>> 0;
-    t = (t ^ ((t + (Math.imul(t ^ (t >>> 7), t | 61) >>> 0)) >>> 0)) >>> 0;
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
-
-export function shuffledOrder(P, seed) {
-  const order = Array.from({ length: P }, (_, i) => i), next = mulberry32(seed);
-  for (let i = P - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1) / 4294967296);  // exact: below 2^53, divided by a power of 2
-    const swap = order[i]; order[i] = order[j]; order[j] = swap;
-  }
-  return order;
-}
 
 // The fold of each row: rows in shuffled order dealt in blocks, the first P % k folds one larger.
 export function foldOf(P, k, seed) {

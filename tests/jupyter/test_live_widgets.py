@@ -119,6 +119,10 @@ yt = rng.random(80) < 0.3
 live["threshold"] = widgets.threshold_curve(
     np.clip(0.3 * yt + rng.uniform(0, 0.7, size=80), 0, 1), yt, threshold=0.5)
 live["threshold"]""", "threshold", 0.0, 0.4),
+    "missing_values": ("""\
+wm = rng.uniform(1600, 5000, size=120)
+live["missing_values"] = widgets.missing_values(0.03 * wm + rng.normal(scale=10, size=120), wm, percent=30)
+live["missing_values"]""", "percent", 5, 50),
 }
 TRAITS = {name: trait for name, (_, trait, _, _) in WIDGETS.items()}
 PRINT = f"print(json.dumps({{k: getattr(w, {TRAITS!r}[k]) for k, w in live.items()}}))"
