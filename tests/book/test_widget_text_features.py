@@ -32,12 +32,13 @@ CORPUS = [
     "Café crème, naïve résumé, 42nd street, 2024 films",
 ]
 EXAMPLES = CORPUS[:3] + ["Nothing here is in common"]
-# Sentences with punctuation, capitals, apostrophes, underscores, digits, accents, unknown
-# words, only stop words, and nothing at all.
+# Sentences with punctuation, capitals, apostrophes, underscores, digits, accents (composed and
+# combining), other scripts, unknown words, only stop words, and nothing at all.
 SENTENCES = [
     "The acting was NOT great, and I didn't love the story...",
     "dogs' classes; BOXES & watches -- ponies_walked 42nd!!",
     "Café naïve RÉSUMÉ crème, zebras and quokkas",
+    "İstanbul ΟΔΟΣ Straße x² cafe\u0301s ½ 日本語 e-mail",
     "xyzzy plugh",
     "the and of",
     "",
