@@ -6,10 +6,11 @@ Serves the built book on a loopback port, opens each chapter page that has a
 live widget (mlrefined_lib.live, drawn by assets/widget-loader.js) at 1280×900,
 and drags every range control of every widget with Playwright's mouse (real
 pointer events) end to end and back, one move per display frame as a hand
-drags. The widgets record (static/_shared.js), for each input event, the time
-from the event to the end of the redraw it caused (one requestAnimationFrame
-later) and the redraw alone. Reports the median and the 95th percentile per
-control. Uses Debian's /usr/bin/chromium (never `playwright install`).
+drags, and types a sentence into every text box, one key per frame. The
+widgets record (static/_shared.js), for each input event, the time from the
+event to the end of the redraw it caused (one requestAnimationFrame later)
+and the redraw alone. Reports the median and the 95th percentile per control.
+Uses Debian's /usr/bin/chromium (never `playwright install`).
 """
 
 from __future__ import annotations
@@ -45,11 +46,24 @@ def drag(page, control, moves: int = 120) -> np.ndarray:
     return np.array(control.evaluate("i => i.closest('.mlr-live').__liveTimings"))
 
 
+def type_into(page, control, text: str = " The plot was not good, and the acting was worse.") -> np.ndarray:
+    """Type `text` at the end of a text box, one key per display frame as a quick typist types;
+    returns the (input-to-frame, redraw) times in ms."""
+    control.scroll_into_view_if_needed()
+    control.evaluate("i => { i.closest('.mlr-live').__liveTimings.length = 0; }")
+    control.click()
+    page.keyboard.press("End")
+    page.keyboard.type(text, delay=16)
+    page.wait_for_timeout(100)
+    return np.array(control.evaluate("i => i.closest('.mlr-live').__liveTimings"))
+
+
 FRAME_TARGET_MS = 17.0  # one animation frame at 60 Hz
 
 
 def measure(html_root: Path = ROOT / "_build" / "html") -> list[dict]:
-    """Drag every range control of every live widget of the built book; one dict per control (times in ms)."""
+    """Drag every range control (and type into every text box) of every live widget of the built book;
+    one dict per control (times in ms)."""
     from playwright.sync_api import sync_playwright
 
     found = []
@@ -68,6 +82,11 @@ def measure(html_root: Path = ROOT / "_build" / "html") -> list[dict]:
                     times = drag(page, control)
                     found.append({"what": f"`{page_path.split('/')[-1]}` widget {number} ({title.strip()[:40]}), {label}",
                                   "to_frame": times[:, 0], "redraw": times[:, 1]})
+                for control in widget.locator("input[type=text]").all():  # a text box: typed into
+                    label = control.evaluate("i => i.labels[0] ? i.labels[0].textContent : i.getAttribute('aria-label')")
+                    times = type_into(page, control)
+                    found.append({"what": f"`{page_path.split('/')[-1]}` widget {number} ({title.strip()[:40]}), "
+                                          f"typing in: {label[:40]}", "to_frame": times[:, 0], "redraw": times[:, 1]})
             page.close()
         browser.close()
     return found
@@ -94,8 +113,8 @@ def run() -> dict:
                             f"{np.median(m['redraw']):.2f} ms"))
         result["sections"].append(section("a. Input to next frame in headless Chromium", rows, [
             "Every range control of every live widget, on the built chapter pages at 1280×900. Real pointer events "
-            "from Playwright's mouse; the widget records, per input event, the time from the event's timestamp to "
-            "the end of the redraw it caused (the next animation frame)."]))
+            "from Playwright's mouse (and keys typed into a text box, one per frame); the widget records, per input "
+            "event, the time from the event's timestamp to the end of the redraw it caused (the next animation frame)."]))
     return result
 
 
