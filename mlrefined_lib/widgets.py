@@ -35,6 +35,7 @@ from .live import (  # the continuous widgets, re-exported
     threshold_curve,
 )
 from .live import MissingValues, missing_values  # chapter 8
+from .live import TextFeatures, text_features  # chapter 6, text
 
 __all__ = [
     "quadratic_descent", "QuadraticDescent",
@@ -49,4 +50,5 @@ __all__ = [
     "category_codes", "CategoryCodes",
     "threshold_curve", "ThresholdCurve",
     "missing_values", "MissingValues",
+    "text_features", "TextFeatures",
 ]

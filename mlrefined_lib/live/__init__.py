@@ -18,12 +18,13 @@ for any value of its controls:
 * :func:`category_codes` (chapter 6): a line over the categories' codes against one-hot.
 * :func:`threshold_curve` (chapter 12): a decision threshold on the precision–recall
   curve, with the confusion matrix and each class's precision, recall and F1.
+* :func:`text_features` (chapter 6): a typed sentence's bag of words, TF-IDF, similarities and score.
 * :func:`missing_values` (chapter 8): a share of one feature made missing (MCAR, MAR,
   MNAR) and filled by an imputer, against the truth.
 
 One module per widget (``descent``, ``softmax``, ``minibatch``,
 ``weight_scale``, ``polynomials``, ``degree_folds``, ``spectrogram``, ``boosting``,
-``penalty``, ``category_codes``); what they all
+``penalty``, ``category_codes``, ``threshold``, ``missing_values``, ``text_features``); what they all
 share is in ``_base``. Everything public is re-exported here, and every widget
 keeps the ``_anywidget_id`` ``"mlrefined_lib.live.<class name>"`` whichever
 module defines it. The rest of this docstring describes the first widget; the
@@ -83,6 +84,7 @@ from .category_codes import CATEGORY_CODES_ANYWIDGET_ID, CATEGORY_CODES_ESM_PATH
 from .threshold import THRESHOLD_ANYWIDGET_ID, THRESHOLD_ESM_PATH, ThresholdCurve, threshold_curve
 from .missing_values import (MISSING_VALUES_ANYWIDGET_ID, MISSING_VALUES_ESM_PATH, MissingValues, missing_order,
                              missing_rows, missing_values)
+from .text_features import TEXT_FEATURES_ANYWIDGET_ID, TEXT_FEATURES_ESM_PATH, TextFeatures, text_features
 
 __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments", "SoftmaxDescent", "softmax_descent",
            "PenaltyGeometry", "penalty_geometry", "penalized_minimizers", "PolynomialFits", "polynomial_fits",
@@ -92,4 +94,5 @@ __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments", "SoftmaxDes
            "CategoryCodes", "category_codes",
            "ThresholdCurve", "threshold_curve",
            "MissingValues", "missing_values", "missing_order", "missing_rows",
+           "TextFeatures", "text_features",
            ]

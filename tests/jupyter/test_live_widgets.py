@@ -123,11 +123,19 @@ live["threshold"]""", "threshold", 0.0, 0.4),
 wm = rng.uniform(1600, 5000, size=120)
 live["missing_values"] = widgets.missing_values(0.03 * wm + rng.normal(scale=10, size=120), wm, percent=30)
 live["missing_values"]""", "percent", 5, 50),
+    "text_features": ("""\
+live["text_features"] = widgets.text_features(
+    ["bad", "dog", "good", "not"], [0.1, -2.0, 0.5, 1.5, -1.0], [2.0, 1.5, 1.2, 1.1],
+    ["a good dog", "not bad"], text="A good dog, not a bad one")
+live["text_features"]""", "text", "a bad dog", "not good"),
 }
 TRAITS = {name: trait for name, (_, trait, _, _) in WIDGETS.items()}
 PRINT = f"print(json.dumps({{k: getattr(w, {TRAITS!r}[k]) for k, w in live.items()}}))"
 SET = "\n".join(f"live[{name!r}].{trait} = {value!r}" for name, (_, trait, _, value) in WIDGETS.items())
 START = 'print(json.dumps(live["quadratic"].start))'
+# Each widget's first control: a slider, or the text box of the text-features widget (typed into,
+# key by key, instead of pressing Home: no key may reach the notebook).
+CONTROL = "input[type=range], input[type=text]"
 NAME = "live_widgets.ipynb"
 # Errors that are not the widgets': the servers have no network.
 FOREIGN = ("net::ERR", "Failed to load resource")
@@ -223,18 +231,23 @@ def test_every_widget_talks_to_the_kernel(jupyter_servers, browser, app):
         roots = page.locator(".mlr-live")
         for i, name in enumerate(WIDGETS):
             root = roots.nth(i)
-            assert root.locator("input[type=range]").count() >= 1, f"{app}: {name} has no slider"
+            assert root.locator(CONTROL).count() >= 1, f"{app}: {name} has no slider"
             assert root.locator("canvas, svg").count() >= 1, f"{app}: {name} drew no plot"
         drawn = descriptions(page)
         assert len(drawn) == count and all(drawn), f"{app}: descriptions {drawn}"
 
         # Page to kernel: the Home key on each first slider, then the kernel prints the traits.
-        for i, name in enumerate(WIDGETS):
-            roots.nth(i).locator("input[type=range]").first.press("Home")
+        for i, (name, (_, _, lowest, _)) in enumerate(WIDGETS.items()):
+            control = roots.nth(i).locator(CONTROL).first
+            if isinstance(lowest, str):  # a text box: clear it, then type key by key
+                control.fill("")
+                control.press_sequentially(lowest)
+            else:
+                control.press("Home")
         wait_for_redraw(page, drawn, f"{app}: after Home")
         printed = json.loads(run_cell(page, 1 + count)[-1])
         for name, (_, trait, lowest, _) in WIDGETS.items():
-            assert close(printed[name], lowest), f"{app}: the kernel has {name}.{trait} = {printed[name]}, the page {lowest}"
+            assert printed[name] == lowest if isinstance(lowest, str) else close(printed[name], lowest), f"{app}: the kernel has {name}.{trait} = {printed[name]}, the page {lowest}"
 
         # The start point, dragged on the gradient-descent plot, reaches the kernel.
         canvas = roots.nth(0).locator("canvas").first
@@ -248,11 +261,11 @@ def test_every_widget_talks_to_the_kernel(jupyter_servers, browser, app):
         assert start != [0.0, 0.0] and all(math.isfinite(v) for v in start), f"{app}: start {start}"
 
         # Kernel to page: set every trait from Python; every widget redraws and its slider moves.
-        sliders = [roots.nth(i).locator("input[type=range]").first.input_value() for i in range(count)]
+        sliders = [roots.nth(i).locator(CONTROL).first.input_value() for i in range(count)]
         before = descriptions(page)
         run_cell(page, 3 + count)
         wait_for_redraw(page, before, f"{app}: after setting the traits from Python")
-        after = [roots.nth(i).locator("input[type=range]").first.input_value() for i in range(count)]
+        after = [roots.nth(i).locator(CONTROL).first.input_value() for i in range(count)]
         still = [name for name, a, b in zip(WIDGETS, sliders, after) if a == b]
         assert not still, f"{app}: the slider did not follow the kernel in {still}"
         page.screenshot(path=str(jupyter_servers.tmp / f"{app}-live.png"), full_page=True)
