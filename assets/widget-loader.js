@@ -26,6 +26,7 @@ const MODULES = new Map([
   ["mlrefined_lib.live.WindowSpectrogram", "spectrogram.js"],
   ["mlrefined_lib.live.DegreeFolds", "degree_folds.js"],
   ["mlrefined_lib.live.BoostingRounds", "boosting_rounds.js"],
+  ["mlrefined_lib.live.EdgeHistograms", "edge_histograms.js"],
 ]);
 const STAND_IN = "needs_kernel.js";
 const STATE_TYPE = "application/vnd.jupyter.widget-state+json";

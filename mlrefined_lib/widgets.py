@@ -30,6 +30,7 @@ from .live import (  # the continuous widgets, re-exported
     weight_scale,
     window_spectrogram,
 )
+from .live import EdgeHistograms, edge_histograms
 
 __all__ = [
     "quadratic_descent", "QuadraticDescent",
@@ -41,4 +42,5 @@ __all__ = [
     "penalty_geometry", "PenaltyGeometry",
     "degree_folds", "DegreeFolds",
     "boosting_rounds", "BoostingRounds",
+    "edge_histograms", "EdgeHistograms",
 ]

@@ -14,11 +14,12 @@ for any value of its controls:
 * :func:`degree_folds` (chapter 5): the degree chosen by k-fold cross-validation,
   for any k and any seeded folds;
 * :func:`boosting_rounds` (chapter 10): boosting's weights and costs round by round;
-* :func:`penalty_geometry` (chapter 11): the exact lasso and ridge minimizers.
+* :func:`penalty_geometry` (chapter 11): the exact lasso and ridge minimizers;
+* :func:`edge_histograms` (chapter 6): per-patch edge histograms for any patch and block size.
 
 One module per widget (``descent``, ``softmax``, ``minibatch``,
 ``weight_scale``, ``polynomials``, ``degree_folds``, ``spectrogram``, ``boosting``,
-``penalty``); what they all
+``penalty``, ``edge_histograms``); what they all
 share is in ``_base``. Everything public is re-exported here, and every widget
 keeps the ``_anywidget_id`` ``"mlrefined_lib.live.<class name>"`` whichever
 module defines it. The rest of this docstring describes the first widget; the
@@ -74,9 +75,10 @@ from .polynomials import POLYNOMIAL_ANYWIDGET_ID, POLYNOMIAL_ESM_PATH, Polynomia
 from .softmax import SOFTMAX_ANYWIDGET_ID, SOFTMAX_GRID, SoftmaxDescent, softmax_descent
 from .spectrogram import SPECTROGRAM_ANYWIDGET_ID, SPECTROGRAM_ESM_PATH, WindowSpectrogram, window_spectrogram
 from .weight_scale import WEIGHT_SCALE_ANYWIDGET_ID, WEIGHT_SCALE_ESM_PATH, WeightScale, weight_scale
+from .edge_histograms import EDGE_HISTOGRAMS_ANYWIDGET_ID, EDGE_HISTOGRAMS_ESM_PATH, EdgeHistograms, edge_histograms
 
 __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments", "SoftmaxDescent", "softmax_descent",
            "PenaltyGeometry", "penalty_geometry", "penalized_minimizers", "PolynomialFits", "polynomial_fits",
            "MinibatchDescent", "minibatch_descent", "WeightScale", "weight_scale",
            "WindowSpectrogram", "window_spectrogram", "DegreeFolds", "degree_folds", "shuffled_folds",
-           "shuffled_order", "BoostingRounds", "boosting_rounds"]
+           "shuffled_order", "BoostingRounds", "boosting_rounds", "EdgeHistograms", "edge_histograms"]

@@ -109,6 +109,12 @@ mse = lambda w, a, b: float(np.mean((w[0] + a @ w[1:] - b) ** 2))
 search = ml.grid_search(fit_rounds, mse, xb, yb, range(5), ml.k_fold(60, 5, seed=0))
 live["boosting"] = widgets.boosting_rounds(ml.boost(xb, yb, rounds=4), search, ["a", "b", "c", "d"], rounds=2)
 live["boosting"]""", "rounds", 0, 3),
+    "edge_histograms": ("""\
+rr, cc = np.mgrid[0:28, 0:28]
+live["edge_histograms"] = widgets.edge_histograms(
+    [("disc", (np.hypot(rr - 13.5, cc - 13.5) < 9).astype(float)), ("noise", rng.random((28, 28)))],
+    patch=7, block=2)
+live["edge_histograms"]""", "patch", 2, 4),
 }
 TRAITS = {name: trait for name, (_, trait, _, _) in WIDGETS.items()}
 PRINT = f"print(json.dumps({{k: getattr(w, {TRAITS!r}[k]) for k, w in live.items()}}))"
