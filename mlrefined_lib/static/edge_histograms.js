@@ -224,7 +224,8 @@ function render({ model, el: root }) {
     const { R, C, features } = result, n = features.length;
     const unused = rows * cols - R * C * patch * patch;
     const nb = (R - block + 1) * (C - block + 1);
-    const hint = R === 1 && C === 1 ? "One patch holds the whole image: its histogram says which stroke directions there are, not where they are." :
+    const hint = R === 1 && C === 1 ? (unused ? `One patch, the top left ${patch} × ${patch} pixels: its histogram says which stroke directions it holds, not where they are.` :
+      "One patch holds the whole image: its histogram says which stroke directions there are, not where they are.") :
       R * C >= 36 ? "Small patches: a long vector, and each patch sees only the bit of stroke that passes through it." :
         "Each patch reports the directions of the strokes that pass through it.";
     const text = `${image.name}, ${rows} × ${cols} pixels: ${R} × ${C} patches of ${patch} × ${patch} pixels` +

@@ -70,7 +70,7 @@ def assert_exact(page, pictures, what, index=0) -> tuple[int, int, int]:
 
 
 def test_the_page_computes_local_edge_histograms(browser, serve, tmp_path, pictures):
-    cases = [(0, 7, 2), (1, 4, 3), (2, 5, 2), (0, 28, 1), (1, 2, 1), (2, 9, 3)]
+    cases = [(0, 7, 2), (1, 4, 3), (2, 5, 2), (0, 28, 1), (1, 2, 1), (2, 9, 3), (0, 20, 1)]
     write_page([live.edge_histograms(pictures, image=i, patch=p, block=b) for i, p, b in cases], tmp_path)
     page, errors = open_page(browser, serve, len(cases), "data-length")
     for index, case in enumerate(cases):
@@ -78,6 +78,7 @@ def test_the_page_computes_local_edge_histograms(browser, serve, tmp_path, pictu
     descriptions = page.eval_on_selector_all(".mlr-live [id^=mlr-desc]", "ps => ps.map((p) => p.textContent)")
     assert "a feature vector of 288 numbers (the image has 784 pixels)" in descriptions[0], descriptions[0]
     assert "One patch holds the whole image" in descriptions[3], descriptions[3]
+    assert "One patch, the top left 20 × 20 pixels" in descriptions[6], descriptions[6]
     assert "(159 pixels at the right and bottom are in no patch and not used)" in descriptions[2], descriptions[2]
     finish(page, errors)
 
