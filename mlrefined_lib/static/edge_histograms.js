@@ -82,7 +82,10 @@ function render({ model, el: root }) {
   if (images.length > 1) {
     const row = el("div", { class: "mlr-control", style: `--row:${controls.children.length + 1}` });
     const id = `mlr-image-${uid}`;
-    chooser = el("select", { id, style: "grid-column: 2; grid-row: var(--row); font: inherit; max-width: 100%" });
+    chooser = el("select", { id, style: "grid-column: 2; grid-row: var(--row); font: inherit; max-width: 100%; padding: 2px 4px; " +
+      "border-radius: 4px; color: var(--pst-color-text-base, var(--jp-ui-font-color1, #222)); " +
+      "background: var(--pst-color-background, var(--jp-layout-color0, #fff)); " +
+      "border: 1px solid var(--pst-color-border, var(--jp-border-color1, #ccc))" });
     images.forEach((image, i) => chooser.append(el("option", { value: String(i) }, image.name)));
     chooser.value = String(state.image);
     row.append(el("label", { for: id }, "image"), chooser);
