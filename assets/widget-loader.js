@@ -30,6 +30,7 @@ const MODULES = new Map([
   ["mlrefined_lib.live.ThresholdCurve", "threshold_curve.js"],
   ["mlrefined_lib.live.MissingValues", "missing_values.js"],
   ["mlrefined_lib.live.TextFeatures", "text_features.js"],
+  ["mlrefined_lib.live.EdgeHistograms", "edge_histograms.js"],
 ]);
 const STAND_IN = "needs_kernel.js";
 const STATE_TYPE = "application/vnd.jupyter.widget-state+json";

@@ -36,6 +36,7 @@ from .live import (  # the continuous widgets, re-exported
 )
 from .live import MissingValues, missing_values  # chapter 8
 from .live import TextFeatures, text_features  # chapter 6, text
+from .live import EdgeHistograms, edge_histograms
 
 __all__ = [
     "quadratic_descent", "QuadraticDescent",
@@ -51,4 +52,5 @@ __all__ = [
     "threshold_curve", "ThresholdCurve",
     "missing_values", "MissingValues",
     "text_features", "TextFeatures",
+    "edge_histograms", "EdgeHistograms",
 ]

@@ -19,12 +19,14 @@ for any value of its controls:
 * :func:`threshold_curve` (chapter 12): a decision threshold on the precision–recall
   curve, with the confusion matrix and each class's precision, recall and F1.
 * :func:`text_features` (chapter 6): a typed sentence's bag of words, TF-IDF, similarities and score.
+* :func:`edge_histograms` (chapter 6): per-patch edge histograms for any patch and block size.
 * :func:`missing_values` (chapter 8): a share of one feature made missing (MCAR, MAR,
   MNAR) and filled by an imputer, against the truth.
 
 One module per widget (``descent``, ``softmax``, ``minibatch``,
 ``weight_scale``, ``polynomials``, ``degree_folds``, ``spectrogram``, ``boosting``,
-``penalty``, ``category_codes``, ``threshold``, ``missing_values``, ``text_features``); what they all
+``penalty``, ``category_codes``, ``threshold``, ``missing_values``, ``text_features``,
+``edge_histograms``); what they all
 share is in ``_base``. Everything public is re-exported here, and every widget
 keeps the ``_anywidget_id`` ``"mlrefined_lib.live.<class name>"`` whichever
 module defines it. The rest of this docstring describes the first widget; the
@@ -85,6 +87,7 @@ from .threshold import THRESHOLD_ANYWIDGET_ID, THRESHOLD_ESM_PATH, ThresholdCurv
 from .missing_values import (MISSING_VALUES_ANYWIDGET_ID, MISSING_VALUES_ESM_PATH, MissingValues, missing_order,
                              missing_rows, missing_values)
 from .text_features import TEXT_FEATURES_ANYWIDGET_ID, TEXT_FEATURES_ESM_PATH, TextFeatures, text_features
+from .edge_histograms import EDGE_HISTOGRAMS_ANYWIDGET_ID, EDGE_HISTOGRAMS_ESM_PATH, EdgeHistograms, edge_histograms
 
 __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments", "SoftmaxDescent", "softmax_descent",
            "PenaltyGeometry", "penalty_geometry", "penalized_minimizers", "PolynomialFits", "polynomial_fits",
@@ -95,4 +98,5 @@ __all__ = ["QuadraticDescent", "quadratic_descent", "blend_moments", "SoftmaxDes
            "ThresholdCurve", "threshold_curve",
            "MissingValues", "missing_values", "missing_order", "missing_rows",
            "TextFeatures", "text_features",
+           "EdgeHistograms", "edge_histograms",
            ]

@@ -128,6 +128,12 @@ live["text_features"] = widgets.text_features(
     ["bad", "dog", "good", "not"], [0.1, -2.0, 0.5, 1.5, -1.0], [2.0, 1.5, 1.2, 1.1],
     ["a good dog", "not bad"], text="A good dog, not a bad one")
 live["text_features"]""", "text", "a bad dog", "not good"),
+    "edge_histograms": ("""\
+rr, cc = np.mgrid[0:28, 0:28]
+live["edge_histograms"] = widgets.edge_histograms(
+    [("disc", (np.hypot(rr - 13.5, cc - 13.5) < 9).astype(float)), ("noise", rng.random((28, 28)))],
+    patch=7, block=2)
+live["edge_histograms"]""", "patch", 2, 4),
 }
 TRAITS = {name: trait for name, (_, trait, _, _) in WIDGETS.items()}
 PRINT = f"print(json.dumps({{k: getattr(w, {TRAITS!r}[k]) for k, w in live.items()}}))"

@@ -390,14 +390,16 @@ def test_every_widget_is_exported_with_its_constant():
            live.DEGREE_FOLDS_ANYWIDGET_ID, live.BOOSTING_ANYWIDGET_ID,
            live.CATEGORY_CODES_ANYWIDGET_ID, live.THRESHOLD_ANYWIDGET_ID,
            live.MISSING_VALUES_ANYWIDGET_ID,
-           live.TEXT_FEATURES_ANYWIDGET_ID}
+           live.TEXT_FEATURES_ANYWIDGET_ID,
+           live.EDGE_HISTOGRAMS_ANYWIDGET_ID}
     assert ids == {cls.anywidget_id for cls in WIDGET_CLASSES} and len(WIDGET_CLASSES) == len(ids)
     assert all(getattr(widgets, name) is getattr(live, name) for name in live.__all__ if hasattr(widgets, name))
     for path in (live.ESM_PATH, live.PENALTY_ESM_PATH, live.POLYNOMIAL_ESM_PATH, live.WEIGHT_SCALE_ESM_PATH,
                  live.SPECTROGRAM_ESM_PATH, live.DEGREE_FOLDS_ESM_PATH, live.BOOSTING_ESM_PATH,
                  live.CATEGORY_CODES_ESM_PATH, live.THRESHOLD_ESM_PATH,
                  live.MISSING_VALUES_ESM_PATH,
-                 live.TEXT_FEATURES_ESM_PATH):
+                 live.TEXT_FEATURES_ESM_PATH,
+                 live.EDGE_HISTOGRAMS_ESM_PATH):
         assert path.is_file() and path.parent == live.STATIC
 
 
