@@ -1,4 +1,4 @@
-"""The book's sliders: continuous widgets computed in the page (chapters 1 to 11).
+"""The book's live widgets: sliders, choices and text boxes computed in the page (chapters 1 to 12).
 
 Every teaching slider of the book is a widget of :mod:`mlrefined_lib.live`:
 Python computes what the page needs (moments, data, permutations, fitted

@@ -1,4 +1,4 @@
-"""The book's sliders: continuous widgets computed in the page (chapters 1 to 11).
+"""The book's live widgets: sliders, choices and text boxes computed in the page (chapters 1 to 12).
 
 Each widget ships what the page needs and an ES module computes the picture
 for any value of its controls:

@@ -2,7 +2,7 @@
 
 The static book draws the widgets with its own loader; a student running the
 notebooks gets them from anywidget's front end instead, talking to a kernel.
-This test builds one widget of each of the nine kinds in a temporary notebook
+This test builds one widget of each of the fourteen kinds in a temporary notebook
 (small data, the chapters' builders), opens it in the servers of
 ``conftest.py`` with Debian's Chromium, runs the cells, and checks, as a
 student would use them:
