@@ -24,6 +24,7 @@ When an HTML build has finished, this
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import shutil
@@ -76,17 +77,44 @@ def without_narrow_layouts(notebook: dict) -> int:
     return removed
 
 
-def _figures(outdir: Path) -> None:
+def with_palette_figures(notebook: dict, palette=palette_png) -> int:
+    """Store ``notebook``'s PNG outputs through ``palette`` (in place) where it gives a smaller file; return how many."""
+    changed = 0
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []):
+            encoded = output.get("data", {}).get("image/png")
+            if not isinstance(encoded, str):
+                continue
+            smaller = palette(base64.b64decode(encoded))
+            if smaller is not None:
+                output["data"]["image/png"] = base64.b64encode(smaller).decode("ascii")
+                changed += 1
+    return changed
+
+
+def _cached(function):
+    """``function`` of bytes, computed once per distinct input (a figure is both in _images and in a download)."""
+    seen: dict[bytes, bytes | None] = {}
+
+    def once(data: bytes):
+        if data not in seen:
+            seen[data] = function(data)
+        return seen[data]
+
+    return once
+
+
+def _figures(outdir: Path, palette=palette_png) -> None:
     for path in (outdir / "_images").glob("*.png"):
-        smaller = palette_png(path.read_bytes())
+        smaller = palette(path.read_bytes())
         if smaller is not None:
             path.write_bytes(smaller)
 
 
-def _sources(outdir: Path) -> None:
+def _sources(outdir: Path, palette=palette_png) -> None:
     for path in (outdir / "_sources").rglob("*.ipynb"):
         notebook = json.loads(path.read_text(encoding="utf-8"))
-        if without_narrow_layouts(notebook):
+        if without_narrow_layouts(notebook) + with_palette_figures(notebook, palette):
             path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
@@ -100,8 +128,9 @@ def _lean(app, exception):
     if exception is not None or app.builder.format != "html":
         return
     outdir = Path(app.outdir)
-    _figures(outdir)
-    _sources(outdir)
+    palette = _cached(palette_png)
+    _figures(outdir, palette)
+    _sources(outdir, palette)
     _static(outdir)
 
 

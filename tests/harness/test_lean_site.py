@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import io
 import sys
 from pathlib import Path
@@ -70,3 +71,23 @@ def test_downloads_lose_only_the_narrow_layouts(narrow):
     assert lean_site.without_narrow_layouts(notebook) == int(narrow)
     output = notebook["cells"][0]["outputs"][0]
     assert output["metadata"]["image/png"] == {"width": 400} and output["data"]["image/png"] == "AAAA"
+
+
+def test_downloads_carry_the_same_faithful_palette_figures():
+    figure, noise = figure_png(), io.BytesIO()
+    Image.fromarray(np.random.default_rng(1).integers(0, 256, size=(60, 80, 3), dtype=np.uint8)).save(noise, "PNG")
+    encoded = [base64.b64encode(data).decode("ascii") for data in (figure, noise.getvalue())]
+    notebook = {"cells": [
+        {"cell_type": "code", "outputs": [
+            {"output_type": "display_data", "data": {"image/png": encoded[0] + "\n", "text/plain": "<Figure>"}},
+            {"output_type": "display_data", "data": {"image/png": encoded[1]}},
+            {"output_type": "stream", "name": "stdout", "text": "12.3456\n"}]},
+        {"cell_type": "markdown", "source": "text"},
+    ]}
+    assert lean_site.with_palette_figures(notebook) == 1
+    first, second, stream = notebook["cells"][0]["outputs"]
+    stored = base64.b64decode(first["data"]["image/png"])
+    assert stored == lean_site.palette_png(figure) and Image.open(io.BytesIO(stored)).mode == "P"
+    assert first["data"]["text/plain"] == "<Figure>"
+    assert second["data"]["image/png"] == encoded[1] and stream["text"] == "12.3456\n"
+    assert lean_site.with_palette_figures(notebook) == 0  # a palette figure is not reduced twice
