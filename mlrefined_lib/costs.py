@@ -29,6 +29,7 @@ and the tests check that it agrees with ``g.gradient``.
 from __future__ import annotations
 
 import autograd.numpy as anp
+from autograd.tracer import Box as ArrayBox
 import numpy as np
 
 from ._validation import as_inputs, as_outputs, check_labels, check_weights
@@ -64,6 +65,15 @@ def model(x, w):
     x = as_inputs(x)
     check_weights(w, (x.shape[1] + 1,) + tuple(np.shape(w)[1:]), x.shape)
     return w[0] + x @ w[1:]
+
+
+def _numpy_for(w):
+    """autograd's NumPy while autograd traces ``w`` (a Hessian, a check's gradient), plain NumPy otherwise.
+
+    The same functions either way; plain NumPy skips the tracer's cost on every
+    call, which an optimizer's thousands of small batches would pay.
+    """
+    return anp if isinstance(w, ArrayBox) else np
 
 
 def _sigmoid(t):
@@ -127,6 +137,30 @@ class Cost:
             )
         return self._rebuild(self.x[index], self.y[index])
 
+    def _take(self, index: np.ndarray) -> "Cost":
+        """``rows(index)`` without its checks, for row numbers the caller drew itself (an optimizer's batches).
+
+        Equal to ``rows(index)``: the same arrays, sliced from data that were
+        checked when ``self`` was made, and whatever a subclass derives from
+        them (:meth:`_take_more`).
+        """
+        new = object.__new__(type(self))
+        # Rows gathered from a C-ordered copy are the same array as from x_ext
+        # itself (a gather always gives C order), only faster when x_ext is in
+        # Fortran order (data whose columns were selected, x[:, keep]).
+        if not self.x_ext.flags.c_contiguous and "_rows_source" not in self.__dict__:
+            self._rows_source = np.ascontiguousarray(self.x_ext)
+        new.x_ext = self.__dict__.get("_rows_source", self.x_ext)[index]
+        new.x = new.x_ext[:, 1:]
+        new.y = self.y[index]
+        new.num_points, new.num_features = len(index), self.num_features
+        new.weight_shape = self.weight_shape
+        self._take_more(new, index)
+        return new
+
+    def _take_more(self, new: "Cost", index: np.ndarray) -> None:
+        """Give ``new`` (the rows ``index`` of ``self``) what a subclass keeps beside the data."""
+
     def __call__(self, w) -> float:
         """Cost of the weights ``w`` (shape ``weight_shape``)."""
         self._check(w)
@@ -168,15 +202,22 @@ class _LeastSquares(Cost):
 
     def __init__(self, x, y):
         super().__init__(x, y)
+        self._moments()
+
+    def _moments(self) -> None:
         # A quadratic is fixed by a few moments of the data, so the cost of any
         # w can be computed in O(N^2) instead of O(P N): used by ``batch``.
         self._second_moment = self.x_ext.T @ self.x_ext / self.num_points
         self._cross_moment = self.x_ext.T @ self.y / self.num_points
         self._mean_square_y = float(self.y @ self.y) / self.num_points
 
+    def _take_more(self, new, index):
+        new._moments()
+
     def _value(self, w):
-        residual = anp.dot(self.x_ext, w) - self.y
-        return anp.mean(residual**2)
+        xp = _numpy_for(w)
+        residual = xp.dot(self.x_ext, w) - self.y
+        return xp.mean(residual**2)
 
     def _gradient(self, w):
         residual = self.x_ext @ w - self.y
@@ -197,7 +238,8 @@ class _LeastAbsoluteDeviations(Cost):
     name = "least_absolute_deviations"
 
     def _value(self, w):
-        return anp.mean(anp.abs(anp.dot(self.x_ext, w) - self.y))
+        xp = _numpy_for(w)
+        return xp.mean(xp.abs(xp.dot(self.x_ext, w) - self.y))
 
     def _gradient(self, w):
         return self.x_ext.T @ np.sign(self.x_ext @ w - self.y) / self.num_points
@@ -214,7 +256,8 @@ class _Softmax(Cost):
         check_labels(self.y, (-1.0, 1.0), "softmax")
 
     def _value(self, w):
-        return anp.mean(anp.logaddexp(0.0, -self.y * anp.dot(self.x_ext, w)))
+        xp = _numpy_for(w)
+        return xp.mean(xp.logaddexp(0.0, -self.y * xp.dot(self.x_ext, w)))
 
     def _gradient(self, w):
         margins = self.y * (self.x_ext @ w)
@@ -232,9 +275,10 @@ class _CrossEntropy(Cost):
         check_labels(self.y, (0.0, 1.0), "cross_entropy")
 
     def _value(self, w):
+        xp = _numpy_for(w)
         # -[y log s + (1-y) log(1-s)] with s = sigmoid(m) equals log(1+e^m) - y m.
-        m = anp.dot(self.x_ext, w)
-        return anp.mean(anp.logaddexp(0.0, m) - self.y * m)
+        m = xp.dot(self.x_ext, w)
+        return xp.mean(xp.logaddexp(0.0, m) - self.y * m)
 
     def _gradient(self, w):
         return self.x_ext.T @ (_sigmoid(self.x_ext @ w) - self.y) / self.num_points
@@ -267,11 +311,17 @@ class _MulticlassSoftmax(Cost):
     def _rebuild(self, x, y):
         return type(self)(x, y, self.num_classes)
 
+    def _take_more(self, new, index):
+        new.num_classes = self.num_classes
+        new.labels = self.labels[index]
+        new._one_hot = self._one_hot[index]
+
     def _value(self, w):
-        scores = anp.dot(self.x_ext, w)
-        top = anp.max(scores, axis=1, keepdims=True)
-        log_norm = top[:, 0] + anp.log(anp.sum(anp.exp(scores - top), axis=1))
-        return anp.mean(log_norm - anp.sum(scores * self._one_hot, axis=1))
+        xp = _numpy_for(w)
+        scores = xp.dot(self.x_ext, w)
+        top = xp.max(scores, axis=1, keepdims=True)
+        log_norm = top[:, 0] + xp.log(xp.sum(xp.exp(scores - top), axis=1))
+        return xp.mean(log_norm - xp.sum(scores * self._one_hot, axis=1))
 
     def _gradient(self, w):
         scores = self.x_ext @ w
@@ -301,6 +351,9 @@ class _Misclassifications(Cost):
                 "misclassifications expects -1/+1 labels, 0/1 labels or integer classes 0..K-1; "
                 f"found {sorted(values)[:10]}."
             )
+
+    def _take_more(self, new, index):
+        new.kind = self.kind
 
     def _check(self, w) -> None:
         if self.kind == "multiclass" and np.ndim(w) != 2:

@@ -10,6 +10,7 @@ remembered between calls.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
@@ -227,7 +228,9 @@ def tokenize(text: str, stop_words: Iterable[str] | None = STOP_WORDS, stem: boo
     return tokens
 
 
-_stem_word = stem  # tokenize's argument named ``stem`` shadows the function inside it
+# tokenize's argument named ``stem`` shadows the function inside it; a corpus repeats
+# its words, so each distinct word is stemmed once (stem is a pure function of a str).
+_stem_word = functools.lru_cache(maxsize=1 << 17)(stem)
 
 
 def bag_of_words(

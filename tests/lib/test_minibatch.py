@@ -63,6 +63,57 @@ def test_rows_does_not_change_the_original(regression):
     assert g.num_points == 50 and g(w) == before
 
 
+def _kinds(x, labels):
+    from mlrefined_lib.costs import cross_entropy, least_absolute_deviations
+
+    return {
+        "least_squares": least_squares(x, x[:, 0] * 2.0 - 1.0),
+        "least_absolute_deviations": least_absolute_deviations(x, x[:, 1]),
+        "softmax": softmax(x, np.where(labels % 2 == 0, 1.0, -1.0)),
+        "cross_entropy": cross_entropy(x, (labels % 2 == 0).astype(float)),
+        "multiclass_softmax": multiclass_softmax(x, labels, 5),
+        "misclassifications": misclassifications(x, labels),
+    }
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("kind", ["least_squares", "least_absolute_deviations", "softmax", "cross_entropy",
+                                  "multiclass_softmax", "misclassifications"])
+def test_the_optimizers_unchecked_rows_equal_rows(digits_like, kind, order):
+    """_take (the batches of minibatch_gradient_descent) gives what rows gives, bit for bit, for data in either order."""
+    x, labels = digits_like
+    x = np.asfortranarray(x[:, [4, 0, 2, 1]]) if order == "F" else np.ascontiguousarray(x[:, [4, 0, 2, 1]])
+    g = _kinds(x, labels)[kind]
+    index = np.array([7, 3, 3, 90, 0, 45])
+    checked, unchecked = g.rows(index), g._take(index)
+    assert type(unchecked) is type(checked) and unchecked.weight_shape == checked.weight_shape
+    assert unchecked.num_points == checked.num_points == 6
+    np.testing.assert_array_equal(unchecked.x_ext, checked.x_ext)
+    np.testing.assert_array_equal(unchecked.y, checked.y)
+    w = np.random.default_rng(0).normal(size=g.weight_shape if kind != "misclassifications" else (5, 4))
+    assert unchecked(w) == checked(w)
+    if kind != "misclassifications":
+        np.testing.assert_array_equal(unchecked.gradient(w), checked.gradient(w))
+        np.testing.assert_array_equal(unchecked.batch(np.stack([w, 2 * w])), checked.batch(np.stack([w, 2 * w])))
+    assert g.num_points == 120  # the original is unchanged
+
+
+@pytest.mark.parametrize("kind", ["least_squares", "least_absolute_deviations", "softmax", "cross_entropy",
+                                  "multiclass_softmax"])
+def test_a_cost_is_the_same_number_with_and_without_autograd_tracing(digits_like, kind):
+    """Costs evaluate with plain NumPy unless autograd traces the weights: same value, and autograd still differentiates."""
+    import autograd
+
+    x, labels = digits_like
+    g = _kinds(x, labels)[kind]
+    w = np.random.default_rng(1).normal(size=g.weight_shape)
+    traced = []
+    value, slope = autograd.value_and_grad(lambda v: traced.append(g(v)) or g(v))(w)
+    assert value == g(w) and type(traced[0]).__name__ == "ArrayBox"
+    if kind != "least_absolute_deviations":
+        np.testing.assert_allclose(slope, g.gradient(w), rtol=1e-10, atol=1e-12)
+
+
 @pytest.mark.parametrize(
     "index, message",
     [
