@@ -106,8 +106,12 @@ test-lib: $(STAMP)
 # that requirements.txt alone runs every chapter.
 # Two workers, each running whole notebooks (--dist loadfile keeps a notebook's cells in order).
 JOBS ?= 2
+# Notebooks run JOBS at a time, so each kernel's BLAS gets one thread: a kernel per core
+# with two BLAS threads each oversubscribes the cores and nearly doubles the time (the
+# printed numbers are the same, as nbval checks).
+ONE_BLAS_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 test-nbval: binder-venv
-	.venv-binder/bin/pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider \
+	$(ONE_BLAS_THREAD) .venv-binder/bin/pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider \
 	    -n $(JOBS) --dist loadfile
 
 # Built-HTML checks, the browser test and the printed book (needs the strict build and `make pdf` first).
@@ -143,7 +147,7 @@ $(NBGRADER_VENV)/.installed: requirements.txt pyproject.toml
 
 test-nbgrader: $(STAMP) $(NBGRADER_VENV)/.installed
 	$(MAKE) nbgrader
-	NBGRADER_VENV=$(CURDIR)/$(NBGRADER_VENV) JOBS=$(JOBS) $(BIN)/pytest tests/nbgrader -q -p no:cacheprovider -rs -s
+	$(ONE_BLAS_THREAD) NBGRADER_VENV=$(CURDIR)/$(NBGRADER_VENV) JOBS=$(JOBS) $(BIN)/pytest tests/nbgrader -q -p no:cacheprovider -rs -s
 
 # Colab on its own versions (tests/colab/colab_versions.txt, dated): a fresh venv
 # of Colab's published versions, a kernel that has imported numpy and pandas
@@ -156,7 +160,7 @@ test-colab: $(STAMP)
 	@start=$$(date +%s); \
 	$(PY) tests/colab/colab_env.py && \
 	$(BIN)/pytest tests/colab -q -p no:cacheprovider -rs && \
-	JUPYTER_PATH=$(CURDIR)/.venv-colab/kernels $(BIN)/pytest --nbval .venv-colab/run --nbval-kernel-name colab-emulated \
+	$(ONE_BLAS_THREAD) JUPYTER_PATH=$(CURDIR)/.venv-colab/kernels $(BIN)/pytest --nbval .venv-colab/run --nbval-kernel-name colab-emulated \
 	    --nbval-sanitize-with .venv-colab/nbval_sanitize.cfg --nbval-kernel-startup-timeout 180 -q -p no:cacheprovider \
 	    -n $(JOBS) --dist loadfile && \
 	$(PY) tests/colab/colab_env.py --report; status=$$?; \
@@ -207,7 +211,7 @@ student: $(STAMP) assets
 	$(PY) tools/student_edition.py --out _build/student
 	rm -rf _build/student-build _build/student/html _build/student-run
 	cp -r _build/student _build/student-run
-	$(PY) tools/run_notebooks.py --write --jobs $(JOBS) \
+	$(ONE_BLAS_THREAD) $(PY) tools/run_notebooks.py --write --jobs $(JOBS) \
 	    _build/student-run/chapters/06_histogram_features/images.ipynb _build/student-run/chapters/06_histogram_features/text.ipynb \
 	    $$(ls _build/student-run/chapters/*/*.ipynb | grep -v -e /images.ipynb -e /text.ipynb)
 	sed -i 's/^\(  execute_notebooks:\).*/\1 "off"/' _build/student-run/_config.yml
