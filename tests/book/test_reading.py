@@ -105,7 +105,8 @@ def measure(browser, base, path, context_name):
         page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
         page.goto(f"{base}/{path}", wait_until="load")
         found = page.evaluate(MEASURE_JS)
-        found["solutions"] = open_solutions(page)
+        # Clicked in light mode only (test_a_solution_opens_from_its_title): colours do not change a click.
+        found["solutions"] = open_solutions(page) if context_name in ("phone", "desktop") else None
         found["problems"] = problems
     finally:
         context.close()
