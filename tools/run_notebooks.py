@@ -23,6 +23,22 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 
+def merge_streams(notebook) -> None:
+    """Join each cell's consecutive outputs to the same stream (in place): a kernel flushes a print
+    that waits for a slow computation in two pieces or one, by timing alone, and the stored
+    notebook should not change with that."""
+    for cell in notebook.cells:
+        merged = []
+        for output in cell.get("outputs", []):
+            if (merged and output.get("output_type") == "stream" and merged[-1].get("output_type") == "stream"
+                    and merged[-1].get("name") == output.get("name")):
+                merged[-1]["text"] += output["text"]
+            else:
+                merged.append(output)
+        if "outputs" in cell:
+            cell["outputs"] = merged
+
+
 def run(path: Path, write: bool = False) -> bool:
     notebook = nbformat.read(path, as_version=4)
     client = NotebookClient(
@@ -42,6 +58,7 @@ def run(path: Path, write: bool = False) -> bool:
         return False
     print(f"ok     {path} ({time.perf_counter() - start:.1f} s)")
     if write:
+        merge_streams(notebook)
         nbformat.write(notebook, path)
     return True
 

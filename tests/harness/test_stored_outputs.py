@@ -93,3 +93,23 @@ def test_the_patterns(line, bad):
     cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=line + "\n")]
     notebook = nbformat.v4.new_notebook(cells=[cell])
     assert bool(offending_lines(notebook)) == bad
+
+
+@pytest.mark.parametrize("path", chapter_notebooks(), ids=lambda p: p.stem)
+def test_stored_widget_state_holds_the_librarys_front_end(path):
+    """A downloaded notebook's saved widget state carries each live widget's front end as the library has it now."""
+    import importlib
+
+    notebook = nbformat.read(path, 4)
+    state = notebook.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    stale = []
+    for model in state.values():
+        saved = model.get("state", {})
+        widget = saved.get("_anywidget_id", "")
+        if not widget.startswith("mlrefined_lib."):
+            continue
+        module, _, name = widget.rpartition(".")
+        if saved.get("_esm") != getattr(importlib.import_module(module), name)._esm:
+            stale.append(name)
+    assert not stale, (f"{path.name}: the saved state of {stale} holds an older front end than the library's: "
+                       f"`make execute NB={path.relative_to(ROOT)}`")
