@@ -99,7 +99,7 @@ test: $(STAMP) assets
 	@echo "make test: every layer passed."
 
 test-lib: $(STAMP)
-	$(BIN)/pytest tests/lib tests/harness -q -p no:cacheprovider
+	$(BIN)/pytest tests/lib tests/harness -q -p no:cacheprovider -n $(JOBS)
 
 # Notebooks are stored with outputs; nbval re-runs them and compares. It runs in
 # the Binder environment (below), so one run checks both the stored outputs and
