@@ -62,14 +62,36 @@ HEADINGS_JS = """() => [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")]
                 return copy.textContent.replace(/\\s+/g, " ").trim(); })"""
 
 
-def print_pages(build: Path = BUILD, pages: list[str] | None = None, log=print) -> list[tuple[str, list[str], bytes]]:
-    """(page, its printed headings (the first is its title), PDF bytes) for each page, in order."""
-    from playwright.sync_api import sync_playwright
+def print_pages(build: Path = BUILD, pages: list[str] | None = None, log=print,
+                jobs: int = 2) -> list[tuple[str, list[str], bytes]]:
+    """(page, its printed headings (the first is its title), PDF bytes) for each page, in order.
 
+    ``jobs`` browsers print at the same time, each every ``jobs``-th page (a page prints the
+    same in any browser: each one loads it afresh).
+    """
     pages = pages if pages is not None else bookfiles.toc_pages(ROOT)
     missing = [p for p in pages if not (build / p).is_file()]
     if missing:
         raise SystemExit(f"pdf: {build} lacks {missing[:3]}: run `make book` (or `make strict-book`) first.")
+    jobs = max(1, min(jobs, len(pages)))
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            shares = list(pool.map(_print_share, [(build, pages[i::jobs]) for i in range(jobs)]))
+        done = {entry[0]: entry for share in shares for entry in share}
+        return [done[path] for path in pages]
+    return _print_in_one_browser(build, pages, log)
+
+
+def _print_share(job: tuple[Path, list[str]]) -> list[tuple[str, list[str], bytes]]:
+    build, pages = job
+    return _print_in_one_browser(build, pages, lambda line: print(line, flush=True))
+
+
+def _print_in_one_browser(build: Path, pages: list[str], log) -> list[tuple[str, list[str], bytes]]:
+    from playwright.sync_api import sync_playwright
+
     printed = []
     with bookfiles.serve(build) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
