@@ -85,18 +85,17 @@ execute: $(STAMP)
 	$(PY) tools/run_notebooks.py --write $(or $(NB),$(NOTEBOOKS))
 
 # ---------------------------------------------------------------------- tests
+# Each layer, timed (the seconds of every layer are printed again at the end).
+LAYERS := test-lib test-nbval "strict-book EXECUTE=off" pdf test-student test-html test-jupyter test-standalone \
+          "test-nbgrader NBGRADER_VENV=.venv-binder" test-colab
 test: $(STAMP) assets
-	$(MAKE) test-lib
-	$(MAKE) test-nbval
-	$(MAKE) strict-book EXECUTE=off
-	$(MAKE) pdf
-	$(MAKE) test-student
-	$(MAKE) test-html
-	$(MAKE) test-jupyter
-	$(MAKE) test-standalone
-	$(MAKE) test-nbgrader NBGRADER_VENV=.venv-binder
-	$(MAKE) test-colab
-	@echo "make test: every layer passed."
+	@times=""; for layer in $(LAYERS); do \
+	    start=$$(date +%s); \
+	    echo "$(MAKE) $$layer"; $(MAKE) $$layer || exit 1; \
+	    times="$$times  $$layer: $$(( $$(date +%s) - start )) s\n"; \
+	    echo "make test: $$layer took $$(( $$(date +%s) - start )) s"; \
+	done; \
+	printf "make test: every layer passed.\n$$times"
 
 test-lib: $(STAMP)
 	$(BIN)/pytest tests/lib tests/harness -q -p no:cacheprovider -n $(JOBS)
