@@ -1,8 +1,11 @@
-"""The built pages as a reader meets them, on a phone (390 px) and a desktop (1280 px), light and dark.
+"""The built pages as a reader meets them, on a phone (390 px) and a desktop (1280 px).
 
-Run after `make strict-book`. Each page is opened once per device and mode in
-Debian's headless Chromium (offline: a request to another machine is refused);
-what the checks need is measured then, and each test reads its part:
+Run after `make strict-book`. Each page is opened once per device in Debian's
+headless Chromium (offline: a request to another machine is refused); what the
+checks need is measured then, and each test reads its part. What is measured
+here is layout; dark mode changes only colours (assets/book.css: the scroll
+shadows of tables and equations, the figures' cards), which
+tests/book/test_devices_dark.py checks with axe-core on every page.
 
 * a table that a cell prints keeps every row on one line (a row broken in two
   puts its numbers under the wrong headers): measured on the text itself, line
@@ -26,9 +29,6 @@ import pytest
 CONTEXTS = {
     "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2),
     "desktop": dict(viewport={"width": 1280, "height": 900}),
-    "phone-dark": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                       device_scale_factor=2, color_scheme="dark"),
-    "desktop-dark": dict(viewport={"width": 1280, "height": 900}, color_scheme="dark"),
 }
 TIMEOUT_MS = 20_000
 
@@ -105,8 +105,7 @@ def measure(browser, base, path, context_name):
         page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
         page.goto(f"{base}/{path}", wait_until="load")
         found = page.evaluate(MEASURE_JS)
-        # Clicked in light mode only (test_a_solution_opens_from_its_title): colours do not change a click.
-        found["solutions"] = open_solutions(page) if context_name in ("phone", "desktop") else None
+        found["solutions"] = open_solutions(page)
         found["problems"] = problems
     finally:
         context.close()
@@ -185,8 +184,6 @@ def test_wide_equations_scroll_with_the_figures_cue(seen, reading_page, device):
 
 
 def test_a_solution_opens_from_its_title(seen, reading_page, device):
-    if device not in ("phone", "desktop"):
-        pytest.skip("clicked in light mode only: the colours do not change what a click does")
     shut = [s["title"] for s in seen["solutions"] if not s["opened"]]
     assert not shut, f"{device}, {reading_page}: solutions that a click on their title leaves shut:\n  " + "\n  ".join(shut)
     assert not seen["problems"], f"{device}, {reading_page}:\n  " + "\n  ".join(seen["problems"])
@@ -201,14 +198,14 @@ def test_each_exercise_has_one_solution_box(seen, reading_page, device):
 
 
 def test_text_tables_fit_a_phone(seen, reading_page, device):
-    if not device.startswith("phone"):
+    if device != "phone":
         pytest.skip("a desktop has room for the tables")
     wide = [f"{t['head']!r}: right edge {t['right']:.0f} px, scrolls {t['scrolls']}" for t in seen["textTables"]
             if t["scrolls"] or t["right"] > seen["width"] + 0.5]
     assert not wide, f"{device}, {reading_page}: tables of the text wider than the screen:\n  " + "\n  ".join(wide)
 
 
-@pytest.mark.parametrize("mode", ["phone", "phone-dark"])
+@pytest.mark.parametrize("mode", ["phone"])
 def test_the_landing_pages_next_link_reads_on_two_lines(browser, book_server, book, mode):
     found = measure(browser, book_server, book.toc_pages()[0], mode)
     assert found["nextLines"] is not None, "the landing page has no link to the next page"
