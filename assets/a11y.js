@@ -76,6 +76,11 @@
     });
   }
 
+  function inWidget(node) {
+    var element = node.nodeType === 1 ? node : node.parentElement;
+    return Boolean(element && element.closest(".mlr-widget"));
+  }
+
   var pending = false;
   function update() {
     pending = false;
@@ -97,9 +102,12 @@
     focusScrollables();
     window.addEventListener("resize", focusScrollables);
     window.addEventListener("load", focusScrollables);
-    // The theme adds parts of the page (search, contents) after it loads.
+    // The theme adds parts of the page (search, contents) after it loads. A
+    // live widget redraws its own readouts at every input: those changes
+    // name nothing here, and a pass over the page (which measures the layout)
+    // would cost each redraw a full layout.
     new MutationObserver(function (records) {
-      if (records.some(function (record) { return record.type === "childList"; })) schedule();
+      if (records.some(function (record) { return record.type === "childList" && !inWidget(record.target); })) schedule();
     }).observe(document.body, { subtree: true, childList: true });
   }
 

@@ -312,3 +312,61 @@ def test_every_output_figure_opens_at_full_size(book, page_path):
     assert all(href == src for href, src in linked), "a figure links to another file than its own"
     missing = [href for href, _ in linked if not ((book.build / page_path).parent / href).resolve().is_file()]
     assert not missing, f"figure links to missing files: {missing}"
+
+
+CODE_BLOCK = re.compile(r'<div class="highlight-(?P<lang>[\w+-]+) notranslate"><div class="highlight"><pre>'
+                        r"(?P<block>.*?)</pre>", re.S)
+PIECE = re.compile(r'<span class="(?P<cls>[\w-]+)">(?P<text>[^<]*)</span>|(?P<bare>[^<]+)|<[^>]*>')
+THEME_RULE = re.compile(r'^html\[data-theme="(?P<mode>light|dark)"\] (?P<rule>\.highlight[^{]*\{[^}]*\})', re.M)
+
+
+def _drawn(block: str, looks: dict, plain: tuple) -> list[tuple]:
+    """Each character of a highlighted block, with how the light and the dark style draw it."""
+    out, none = [], tuple(frozenset() for _ in plain)
+    for match in PIECE.finditer(block):
+        cls = match.group("cls")
+        text = match.group("text") if cls else match.group("bare")
+        if text is None:
+            continue
+        look = tuple(mode if mode not in (frozenset(), base) else base
+                     for mode, base in zip(looks.get(cls, none) if cls else none, plain))
+        out.extend((char, look) for char in html.unescape(text))
+    return out
+
+
+def test_code_is_drawn_as_the_highlighter_draws_it_in_fewer_elements(book, page_path):
+    """_ext/lean_code.py rewrote the page's code blocks: each character keeps the colour, weight
+    and slant that Pygments' own markup gives it under the site's pygments.css in both modes,
+    and no span is left that both modes draw as plain text."""
+    import sys
+
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import get_lexer_by_name
+
+    sys.path.insert(0, str(book.root / "_ext"))
+    import lean_code
+
+    css = (book.build / "_static" / "pygments.css").read_text(encoding="utf-8")
+    per_mode = {"light": [], "dark": []}
+    for match in THEME_RULE.finditer(css):
+        per_mode[match.group("mode")].append(match.group("rule"))
+    looks, plain = lean_code.looks_of(["\n".join(per_mode["light"]), "\n".join(per_mode["dark"])])
+    assert looks and all(plain), "no highlighting rules found in _static/pygments.css"
+    text = (book.build / page_path).read_text(encoding="utf-8")
+    blocks = list(CODE_BLOCK.finditer(text))
+    assert blocks, f"{page_path}: no highlighted code block"
+    plain_spans, differ = 0, []
+    for match in blocks:
+        block = match.group("block")
+        source = html.unescape(re.sub(r"<[^>]+>", "", block))
+        lexer = get_lexer_by_name(match.group("lang"), stripnl=False, ensurenl=False)
+        fresh = highlight(source, lexer, HtmlFormatter(nowrap=True))
+        if _drawn(block, looks, plain) != _drawn(fresh, looks, plain):
+            differ.append(source[:60])
+        plain_spans += sum(1 for m in PIECE.finditer(block)
+                           if m.group("cls") and m.group("cls") not in lean_code.STYLED_ELSEWHERE
+                           and all(mode in (frozenset(), base) for mode, base
+                                   in zip(looks.get(m.group("cls"), (frozenset(), frozenset())), plain)))
+    assert not differ, f"{page_path}: {len(differ)} code blocks drawn unlike Pygments' own markup: {differ[:3]}"
+    assert plain_spans == 0, f"{page_path}: {plain_spans} spans that both modes draw as plain text"

@@ -1,0 +1,117 @@
+"""Sphinx extension: highlighted code in fewer elements, every character coloured as before.
+
+Pygments wraps every token of a code block in a ``<span>``: names,
+punctuation and whitespace too, which both of the theme's styles (light and
+dark) draw exactly as the plain text around them. On the longest chapter pages
+these spans were two thirds of all the page's elements, and every element
+costs the browser on every click (the theme's Bootstrap searches the whole page
+for its controls at each click) and at every layout. In each highlighted block
+of a page, this
+
+- turns a span into plain text when both styles draw its class as plain text
+  (no rule, or only the block's own text colour);
+- joins neighbouring spans whose classes both styles draw alike into one span
+  (an f-string's prefix, quotes and braces, for instance).
+
+Classes that another stylesheet styles (:data:`STYLED_ELSEWHERE`) are left as
+they are. Each character keeps its colour, weight and slant in both modes:
+``tests/harness/test_lean_code.py`` checks this character by character.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+#: Pygments classes that stylesheets other than the highlighting styles use
+#: (the prompt ``gp`` is not selectable, ``hll`` marks highlighted lines).
+STYLED_ELSEWHERE = frozenset({"gp", "hll", "linenos"})
+
+BLOCK = re.compile(r'(<div class="highlight"><pre>)(.*?)(</pre>)', re.S)
+SPAN = re.compile(r'<span class="(?P<cls>[\w-]+)">(?P<text>[^<]*)</span>')
+RULE = re.compile(r"^\.highlight(?: \.(?P<cls>[\w-]+))? \{ *(?P<body>[^}]*?) *\}", re.M)
+
+
+def _declarations(body: str) -> frozenset:
+    return frozenset(" ".join(part.split()) for part in body.split(";") if part.strip())
+
+
+def looks_of(stylesheets: list[str]) -> tuple[dict[str, tuple], tuple]:
+    """Per class, how each stylesheet draws it, and how each draws plain text.
+
+    ``stylesheets`` are Pygments' style definitions for ``.highlight`` (one per
+    mode). A class's look is the tuple of its declarations in each stylesheet;
+    plain text's look is the text colour of the block itself.
+    """
+    per_mode, plain = [], []
+    for css in stylesheets:
+        rules = {m.group("cls"): _declarations(m.group("body")) for m in RULE.finditer(css)}
+        block = rules.pop(None, frozenset())
+        per_mode.append(rules)
+        plain.append(frozenset(d for d in block if d.startswith("color:")))
+    classes = set().union(*per_mode)
+    looks = {cls: tuple(rules.get(cls, frozenset()) for rules in per_mode) for cls in classes}
+    return looks, tuple(plain)
+
+
+def lean(block: str, looks: dict[str, tuple], plain: tuple) -> str:
+    """One highlighted block (the inside of its ``<pre>``), unwrapped and joined as described above."""
+    empty = tuple(frozenset() for _ in plain)
+
+    def look(cls: str):
+        if cls in STYLED_ELSEWHERE:
+            return None  # never unwrapped, never joined
+        found = looks.get(cls, empty)
+        return "plain" if all(mode in (frozenset(), base) for mode, base in zip(found, plain)) else found
+
+    out: list[str] = []
+    last_look, last_end = None, 0  # the look of the span that ends out[-1], if it does
+    for match in SPAN.finditer(block):
+        between = block[last_end:match.start()]
+        if between:
+            out.append(between)
+            last_look = None
+        cls, text = match.group("cls"), match.group("text")
+        this = look(cls)
+        if this == "plain":
+            out.append(text)
+            last_look = None
+        elif this is not None and this == last_look:
+            out[-1] = out[-1][: -len("</span>")] + text + "</span>"
+        else:
+            out.append(match.group(0))
+            last_look = this
+        last_end = match.end()
+    out.append(block[last_end:])
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=None)
+def _theme_looks(light: str, dark: str) -> tuple[dict[str, tuple], tuple]:
+    from pygments.formatters import HtmlFormatter
+
+    return looks_of([HtmlFormatter(style=name).get_style_defs(".highlight") for name in (light, dark)])
+
+
+def _styles(app) -> tuple[str, str]:
+    """The light and dark Pygments styles the theme writes into ``pygments.css``, chosen as it chooses
+    them: the book's theme options, else the theme's own defaults (``theme.conf``)."""
+    from pydata_sphinx_theme.utils import get_theme_options_dict
+
+    options = get_theme_options_dict(app)
+    defaults = app.builder.theme.get_options() if hasattr(app.builder, "theme") else {}
+    return tuple(options.get(f"pygments_{mode}_style") or defaults[f"pygments_{mode}_style"]
+                 for mode in ("light", "dark"))
+
+
+def _rewrite(app, pagename, templatename, context, doctree):
+    body = context.get("body")
+    if not body or '<div class="highlight"><pre>' not in body:
+        return
+    looks, plain = _theme_looks(*_styles(app))
+    context["body"] = BLOCK.sub(lambda m: m.group(1) + lean(m.group(2), looks, plain) + m.group(3), body)
+
+
+def setup(app):
+    app.connect("html-page-context", _rewrite)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
