@@ -41,7 +41,7 @@ venv: $(STAMP)
 # live widgets' modules, written from mlrefined_lib/static/
 assets: assets/vendor/.stamp
 
-assets/vendor/.stamp: $(STAMP) package.json package-lock.json tools/vendor_assets.py mlrefined_lib/static/*.js
+assets/vendor/.stamp: $(STAMP) package.json package-lock.json tools/vendor_assets.py tools/js/bootstrap-lean.js mlrefined_lib/static/*.js
 	@if command -v npm >/dev/null 2>&1; then \
 	    npm ci --no-audit --no-fund --loglevel=error && \
 	    $(PY) tools/vendor_assets.py && rm -f _build/_config.cdn.yml && touch $@; \

@@ -15,8 +15,9 @@ When an HTML build has finished, this
   again when it runs;
 - deletes from ``_static/`` what no page requests: the themes' source maps
   (``*.map``, which a browser's developer tools fetch only on request), the
-  licence notes of the theme's Font Awesome script (which
-  ``assets/scripts/fontawesome.js`` replaces), the theme's translation
+  licence notes of the theme's Font Awesome and Bootstrap scripts (which
+  ``assets/scripts/fontawesome.js`` and ``assets/scripts/bootstrap.js``
+  replace, each with its own notice), the theme's translation
   catalogues (read while building), and the Font Awesome web fonts that no rule
   of the theme's stylesheet uses (the TrueType copies, which a browser that
   reads WOFF2 never fetches, and the regular style).
@@ -30,7 +31,7 @@ import json
 import shutil
 from pathlib import Path
 
-UNUSED = ("**/*.map", "scripts/fontawesome.js.LICENSE.txt", "locales",
+UNUSED = ("**/*.map", "scripts/fontawesome.js.LICENSE.txt", "scripts/bootstrap.js.LICENSE.txt", "locales",
           "vendor/fontawesome/webfonts/*.ttf", "vendor/fontawesome/webfonts/fa-regular-400.*")
 #: The largest difference, in levels of 0-255 on any channel, that a palette
 #: may make to any pixel of a figure.

@@ -11,7 +11,10 @@ as ``_esm``); ``assets/widget-loader.js`` imports them from
 ``_static/vendor/mlrefined/``. The theme's Font Awesome script is replaced by
 ``assets/scripts/fontawesome.js``, written here from the SVGs of the npm package
 ``@fortawesome/fontawesome-free`` with only the icons the pages use (see
-ICONS). `_config.yml` points at local copies under `_static/vendor/`, so a
+ICONS), and the theme's Bootstrap bundle by ``assets/scripts/bootstrap.js``,
+bundled here with esbuild from ``tools/js/bootstrap-lean.js`` (dropdown menus
+and tooltips only: the theme's bundle makes every click search the whole page
+for nine kinds of controls that no page has). `_config.yml` points at local copies under `_static/vendor/`, so a
 built page loads nothing from outside the machine. Without npm, `--cdn` writes
 a copy of `_config.yml` that loads MathJax from a public CDN instead (the pages
 then need a network connection; the widgets still come from the book), keeps
@@ -69,7 +72,9 @@ def copy_from_node_modules() -> None:
         else:
             shutil.copy2(source, target)
     write_icons()
-    print(f"vendor_assets: copied MathJax into {VENDOR.relative_to(ROOT)}/ and wrote {ICON_SCRIPT.relative_to(ROOT)}")
+    write_bootstrap()
+    print(f"vendor_assets: copied MathJax into {VENDOR.relative_to(ROOT)}/ and wrote {ICON_SCRIPT.relative_to(ROOT)} "
+          f"and {BOOTSTRAP_SCRIPT.relative_to(ROOT)}")
 
 
 # The Font Awesome icons the pages show: the theme's header, sidebar and buttons
@@ -142,6 +147,27 @@ def write_icons() -> None:
     icons = ",\n".join(f"    {json.dumps(key)}: {json.dumps(shapes[key])}" for key in sorted(shapes))
     body = ICON_JS % {"icons": "{\n" + icons + ",\n  }"}
     ICON_SCRIPT.write_text(f"/*! {notice} */\n" + body, encoding="utf-8")
+
+
+BOOTSTRAP_ENTRY = ROOT / "tools" / "js" / "bootstrap-lean.js"
+BOOTSTRAP_SCRIPT = ROOT / "assets" / "scripts" / "bootstrap.js"
+
+
+def write_bootstrap() -> None:
+    """Write assets/scripts/bootstrap.js: tools/js/bootstrap-lean.js bundled by esbuild with the parts of
+    Bootstrap (and Popper, which places its menus and tooltips) that it imports."""
+    import subprocess
+
+    versions = {name: json.loads((MODULES / name / "package.json").read_text())["version"]
+                for name in ("bootstrap", "@popperjs/core")}
+    banner = (f"/*! Bootstrap v{versions['bootstrap']} (dropdown and tooltip only), MIT licence, "
+              f"https://github.com/twbs/bootstrap/blob/main/LICENSE; Popper v{versions['@popperjs/core']}, "
+              "MIT licence, https://github.com/floating-ui/floating-ui/blob/v2.x/LICENSE.md. "
+              "Bundled by tools/vendor_assets.py from tools/js/bootstrap-lean.js; do not edit by hand. */")
+    BOOTSTRAP_SCRIPT.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([str(MODULES / ".bin" / "esbuild"), str(BOOTSTRAP_ENTRY), "--bundle", "--minify",
+                    "--format=iife", "--target=es2019", "--legal-comments=none", f"--banner:js={banner}",
+                    f"--outfile={BOOTSTRAP_SCRIPT}", "--log-level=warning"], check=True, cwd=ROOT)
 
 
 def _load_esm():

@@ -18,6 +18,9 @@ and reported). On each:
 * axe-core (installed by `make assets` with npm; never fetched from the
   network) finds no critical or serious accessibility violation;
 * the page logs no console error and no request fails;
+* on the desktop, the header's download menu, a tooltip and the "back to top"
+  button work, and a click makes at most one of the theme's scripts search the
+  page (tests/book/test_devices.py, check_theme_controls);
 * on the desktop, a reader sees every number and every letter: no code cell, no
   printed output and no table scrolls sideways (but a printed table wider than
   the column, its rows kept whole, with the line under it that says so), and every output figure is shown at 80%
@@ -236,6 +239,7 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
                  if h["code"] > h["heading"] + 0.5 or h["background"] not in ("rgba(0, 0, 0, 0)", "transparent")]
         assert not chips, f"{device}: code in headings drawn as code chips: {chips}"
         if device == "desktop":
+            check_theme_controls(page, path)
             check_readable(page, path)
         else:
             check_not_clipped(page, path)
@@ -245,6 +249,40 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
         assert not opened.problems, f"{device}, {path}:\n  " + "\n  ".join(opened.problems)
     finally:
         opened.close()
+
+
+def check_theme_controls(page, path):
+    """The theme's Bootstrap parts that the pages use work (assets/scripts/bootstrap.js keeps only
+    those): the header's download menu opens on a click and closes with Escape, a header button's
+    tooltip shows when the pointer rests on it, and the "back to top" button appears when the reader
+    scrolls up a long page and takes them to the top. And a click costs the page little: at most
+    one of the theme's listeners searches the page for its controls at each click."""
+    toggle = page.locator('button.dropdown-toggle[aria-label="Download this page"]')
+    toggle.click()
+    page.wait_for_selector(".dropdown-menu.show a", state="visible")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".dropdown-menu.show", state="detached")
+    page.locator(".theme-switch-button:visible").first.hover()
+    page.wait_for_selector(".tooltip.show", state="visible")
+    page.mouse.move(0, 0)
+    session = page.context.new_cdp_session(page)
+    document = session.send("Runtime.evaluate", {"expression": "document"})["result"]["objectId"]
+    listeners = session.send("DOMDebugger.getEventListeners", {"objectId": document})["listeners"]
+    session.detach()
+    searching = sum(1 for item in listeners if item["type"] == "click" and item["useCapture"])
+    assert searching <= 1, f"{path}: {searching} capture click listeners on the document (the theme's full Bootstrap?)"
+    height = page.evaluate("() => document.documentElement.scrollHeight - innerHeight")
+    if height > 3000:
+        size = page.viewport_size
+        page.set_viewport_size({"width": 1000, "height": size["height"]})  # the theme shows it below 1200 px
+        page.evaluate("() => window.scrollTo(0, 2500)")
+        page.wait_for_timeout(100)
+        page.evaluate("() => window.scrollTo(0, 2000)")
+        page.wait_for_selector("#pst-back-to-top", state="visible")
+        page.locator("#pst-back-to-top").click()
+        page.wait_for_function("() => window.scrollY === 0")
+        page.set_viewport_size(size)
+        page.wait_for_timeout(300)  # the layout settles at the desktop's width again
 
 
 def check_not_clipped(page, path):
