@@ -200,6 +200,8 @@ def write_cdn_config(out: Path) -> None:
     bar = "!" * 78
     icons = "" if ICON_SCRIPT.is_file() else ("\nThe theme's own Font Awesome script is used: "
                                                f"{ICON_SCRIPT.relative_to(ROOT)} is missing.")
+    if not BOOTSTRAP_SCRIPT.is_file():
+        icons += f"\nThe theme's full Bootstrap is used: {BOOTSTRAP_SCRIPT.relative_to(ROOT)} is missing."
     print(f"{bar}\nnpm was not found: this build loads MathJax from a public CDN, so its pages\n"
           f"need a network connection (the widgets' modules still come from the book).\n"
           f"Install Node.js/npm for an offline book. Config used: {out}{icons}\n{bar}")
