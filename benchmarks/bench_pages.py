@@ -1,5 +1,5 @@
 """The built book as a reader receives it: site size, what a first visit of each
-page weighs, and how soon the first slider of each widget page answers on a slow network.
+page weighs, and how soon the first control of each widget page answers on a slow network.
 
     python benchmarks/bench_pages.py                  # reads _build/html (run `make book` first)
     python benchmarks/bench_pages.py --save-baseline  # also keep these numbers as the "before" column
@@ -14,8 +14,9 @@ responses sends it (already compressed formats, PNG and WOFF2, barely shrink).
 The slider measure throttles the network to 10 Mbit/s down, 5 Mbit/s up and
 40 ms latency (Chrome DevTools' network emulation), opens each page with a
 live widget, and from the moment the navigation starts tries, every 20 ms, to
-move the page's first slider one step (an ``input`` event); it stops when the
-widget's drawing (its canvases and SVG) changes in the next animation frame.
+change the page's first control (a slider moves one step, a text field gets
+another sentence, a drop-down its next option); it stops when the widget's
+drawing (its canvases, SVG and readouts) changes in the next animation frame.
 
 ``benchmarks/pages_baseline.json`` keeps the numbers of an earlier build
 (written by ``--save-baseline``); the tables show them as "before".
@@ -44,23 +45,36 @@ PAGE_TARGET_MB = 1.5  # gzipped bytes of a chapter page's first visit
 SITE_TARGET_MB = 20.0
 ANSWER_TARGET_S = 2.0
 
-# Runs in the page from the start of the navigation: once a live widget has drawn, move the first
-# range control one step and record (in window.__firstAnswer, ms since navigation start) the first
-# animation frame after which the widget's drawing differs from before the input.
+# Runs in the page from the start of the navigation: once a live widget has drawn, change its first
+# control (a range moves one step, a text field gets another sentence, a drop-down its next option)
+# and record (in window.__firstAnswer, ms since navigation start) the first animation frame after
+# which the widget's drawing differs from before the input.
 FIRST_ANSWER_JS = """
 (() => {
   const drawing = (root) => [...root.querySelectorAll("canvas")].map((c) => {
       try { return c.toDataURL(); } catch (e) { return ""; } }).join("|")
-    + [...root.querySelectorAll("svg")].map((s) => s.outerHTML).join("|");
+    + [...root.querySelectorAll("svg")].map((s) => s.outerHTML).join("|")
+    + [...root.querySelectorAll("output, .mlr-description")].map((o) => o.textContent).join("|");
+  const SENTENCES = ["a good film with great actors", "a dull film with bad actors"];
+  const change = (input) => {
+    if (input.type === "range") {
+      const step = Number(input.step) || 1, max = Number(input.max), value = Number(input.value);
+      input.value = String(value + step <= max ? value + step : value - step);
+    } else if (input.tagName === "SELECT") {
+      input.selectedIndex = (input.selectedIndex + 1) % input.options.length;
+    } else {
+      input.value = input.value === SENTENCES[0] ? SENTENCES[1] : SENTENCES[0];
+    }
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  };
   const tryOnce = () => {
     const root = document.querySelector(".mlr-live");
-    const input = root && root.querySelector("input[type=range]");
+    const input = root && root.querySelector(
+      "input[type=range], input[type=text], input[type=search], textarea, select");
     if (!input || !root.isConnected) return false;
     const before = drawing(root);
-    const step = Number(input.step) || 1, max = Number(input.max), min = Number(input.min);
-    const value = Number(input.value);
-    input.value = String(value + step <= max ? value + step : value - step);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
+    change(input);
     requestAnimationFrame(() => requestAnimationFrame(() => {
       if (drawing(root) !== before) window.__firstAnswer = performance.now();
     }));
@@ -87,7 +101,7 @@ first_visit = bookfiles.first_visit
 
 
 def first_answer(browser, base: str, page_path: str) -> float | None:
-    """Seconds from the start of the navigation until the first slider's input changes the drawing (10 Mbit/s)."""
+    """Seconds from the start of the navigation until a change of the first control changes the drawing (10 Mbit/s)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(FIRST_ANSWER_JS)
     page = context.new_page()
@@ -182,8 +196,9 @@ def run(html_root: Path = ROOT / "_build" / "html", save_baseline: bool = False)
         old = before["answer_s"].get(page) if before else None
         answer_rows.append(row(f"`{page}`", seconds, _s(seconds) + (was(_s(old)) if before else ""),
                                f"≤ {ANSWER_TARGET_S:.0f} s", met, "" if met else "the widget's scripts arrive later"))
-    result["sections"].append(section("c. First slider answer at 10 Mbit/s", answer_rows, [
-        "From the start of the navigation until an input on the page's first slider changes the widget's drawing; "
+    result["sections"].append(section("c. First answer to an input at 10 Mbit/s", answer_rows, [
+        "From the start of the navigation until a change of the page's first control (slider, text field or drop-down) "
+        "changes the widget's drawing; "
         "10 Mbit/s down, 5 Mbit/s up, 40 ms latency; cache disabled; the local server compresses text as a static "
         "host does (tools/bookfiles.py).",
         "The \"before\" times (the book with require.js and the Jupyter widget manager) were measured with a local "

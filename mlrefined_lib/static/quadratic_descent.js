@@ -184,7 +184,7 @@ function problemAt(cfg, blend, batch) {
   if (cfg.kind === "minibatch") {
     const q = quadratic(cfg.moments, 0);
     return {
-      cost: (w) => cost(q, w), optimum: optimum(q), pixel: (w0, w1) => cost(q, [w0, w1]),
+      cost: (w) => cost(q, w), optimum: optimum(q), quadratic: q,
       descend: (a, k, s) => descendMinibatch(cfg.points, cfg.permutations, a, k, batch, s, q),
     };
   }
@@ -192,7 +192,7 @@ function problemAt(cfg, blend, batch) {
     const q = quadratic(cfg.moments, blend);
     return {
       cost: (w) => cost(q, w), descend: (a, k, s) => descend(q, a, k, s), optimum: optimum(q),
-      pixel: (w0, w1) => cost(q, [w0, w1]),
+      quadratic: q,
     };
   }
   const x = blendInputs(cfg.stages, blend), y = cfg.labels;
@@ -280,15 +280,23 @@ function render({ model, el: root }) {
   function bands(problem, bw, bh) {
     const band = new Int16Array(bw * bh);
     const n = levels.length;
-    const bandOf = (v) => {
+    const bandOf = (v) => {  // binary search: m with levels[m] <= v < levels[m + 1], -1 below them all
       if (!(v >= levels[0])) return -1;
-      for (let m = 1; m < n; m++) if (v < levels[m]) return m - 1;
-      return n - 1;
+      let lo_ = 0, hi_ = n;
+      while (hi_ - lo_ > 1) { const mid = (lo_ + hi_) >> 1; if (v < levels[mid]) hi_ = mid; else lo_ = mid; }
+      return lo_;
     };
-    if (problem.pixel) {
+    if (problem.quadratic) {
+      // The quadratic along a row (w1 fixed) is a w0^2 + b w0 + c: cost(q, [w0, w1]) regrouped,
+      // so that each pixel takes two products instead of a call and a new array.
+      const q = problem.quadratic, a = 0.5 * q.H[0][0];
+      const w0s = new Float64Array(bw);
+      for (let i = 0; i < bw; i++) w0s[i] = x0 + (i + 0.5) / bw * (x1 - x0);
       for (let j = 0; j < bh; j++) {
         const w1 = y1 - (j + 0.5) / bh * (y1 - y0);
-        for (let i = 0; i < bw; i++) band[j * bw + i] = bandOf(problem.pixel(x0 + (i + 0.5) / bw * (x1 - x0), w1));
+        const b = 0.5 * (q.H[0][1] + q.H[1][0]) * w1 + q.b[0], c = 0.5 * q.H[1][1] * w1 * w1 + q.b[1] * w1 + q.k;
+        const row = j * bw;
+        for (let i = 0; i < bw; i++) { const w0 = w0s[i]; band[row + i] = bandOf((a * w0 + b) * w0 + c); }
       }
       return band;
     }
@@ -367,7 +375,7 @@ function render({ model, el: root }) {
     // The quadratic's bands are computed pixel by pixel at the screen's density (up to 2x);
     // the softmax cost's are interpolated from its grid at half the CSS resolution and scaled up
     // smoothly, with its contour lines drawn as vectors on top.
-    const density = problem.pixel ? Math.min(ratio, 2) : 0.5;
+    const density = problem.quadratic ? Math.min(ratio, 2) : 0.5;
     const bw = Math.ceil(plotW * density), bh = Math.ceil(plotH * density);
     const img = octx.createImageData(bw, bh);
     const band = bands(problem, bw, bh);
@@ -376,7 +384,7 @@ function render({ model, el: root }) {
     const pix = new Uint32Array(img.data.buffer);
     const pack = (rgb, f) => ((255 << 24) | (Math.round(rgb[2] * f) << 16) | (Math.round(rgb[1] * f) << 8) | Math.round(rgb[0] * f)) >>> 0;
     const fills = [[255, 255, 255]].concat(colors);
-    const plain = fills.map((c) => pack(c, 1)), edged = problem.pixel ? fills.map((c) => pack(c, 0.65)) : plain;
+    const plain = fills.map((c) => pack(c, 1)), edged = problem.quadratic ? fills.map((c) => pack(c, 0.65)) : plain;
     const last = colors.length - 1;
     for (let j = 0; j < bh; j++) for (let i = 0; i < bw; i++) {
       const p = j * bw + i, k = band[p];
@@ -391,7 +399,7 @@ function render({ model, el: root }) {
     octx.imageSmoothingEnabled = density !== ratio;
     octx.imageSmoothingQuality = "low";  // bilinear: the band fills only (the lines are vectors), and the cheapest
     octx.drawImage(small, 0, 0, bw, bh, MARGIN.left, MARGIN.top, bw / density, bh / density);
-    if (!problem.pixel) {
+    if (!problem.quadratic) {
       const { grid, logs, logLevels } = lastGrid;
       const segments = contourSegments(grid, logs, logLevels);
       root.__liveContours = { levels: levels.slice(), segments };
