@@ -74,7 +74,11 @@ def _click(page, control) -> None:
     page.mouse.up()
 
 
-def press(page, control, presses: int = 20) -> np.ndarray:
+PRESSES = 40  # presses per button: a click lands at a random point of the display's 16.7 ms frame, so a
+#               median of few presses moves by a millisecond or two from run to run
+
+
+def press(page, control, presses: int = PRESSES) -> np.ndarray:
     """Click a button `presses` times, one click every 100 ms (a reader pressing it again and again).
 
     Each press lasts PRESS_MS, as a reader's does: a click whose release came in the same instant
@@ -98,7 +102,7 @@ NOOP_BUTTON_JS = """(where) => {
 }"""
 
 
-def noop_click(page, where, presses: int = 20) -> float:
+def noop_click(page, where, presses: int = PRESSES) -> float:
     """The median time from a click to the next frame for a button that does nothing, put just before
     `where` on the page: what the browser itself spends on a click on this page (no widget code runs)."""
     where.evaluate(NOOP_BUTTON_JS)
@@ -276,7 +280,7 @@ def run() -> dict:
         result["sections"].append(section("a. Input to next frame in headless Chromium", rows, [
             "Every control of every live widget, on the built chapter pages at 1280×900: each range control "
             "dragged end to end and back with Playwright's mouse (real pointer events, one per display frame), "
-            f"each button pressed 20 times (each press held {PRESS_MS} ms), each text field typed into a key at a time, each drop-down and radio "
+            f"each button pressed {PRESSES} times (each press held {PRESS_MS} ms), each text field typed into a key at a time, each drop-down and radio "
             "group cycled through its options. The widget records, per input event, the time from the event's "
             "timestamp to the end of the redraw it caused (the next animation frame). Each control is measured "
             f"twice: at full speed, and with Chromium's CPU throttled {THROTTLE}x (a phone-class CPU; median "
