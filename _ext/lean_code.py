@@ -21,6 +21,7 @@ they are. Each character keeps its colour, weight and slant in both modes:
 from __future__ import annotations
 
 import functools
+import html
 import re
 
 #: Pygments classes that stylesheets other than the highlighting styles use
@@ -30,6 +31,8 @@ STYLED_ELSEWHERE = frozenset({"gp", "hll", "linenos"})
 BLOCK = re.compile(r'(<div class="highlight"><pre>)(.*?)(</pre>)', re.S)
 SPAN = re.compile(r'<span class="(?P<cls>[\w-]+)">(?P<text>[^<]*)</span>')
 RULE = re.compile(r"^\.highlight(?: \.(?P<cls>[\w-]+))? \{ *(?P<body>[^}]*?) *\}", re.M)
+# A span, bare text, or any other tag (skipped) of a highlighted block.
+PIECE = re.compile(r'<span class="(?P<cls>[\w-]+)">(?P<text>[^<]*)</span>|(?P<bare>[^<]+)|<[^>]*>')
 
 
 def _declarations(body: str) -> frozenset:
@@ -52,6 +55,22 @@ def looks_of(stylesheets: list[str]) -> tuple[dict[str, tuple], tuple]:
     classes = set().union(*per_mode)
     looks = {cls: tuple(rules.get(cls, frozenset()) for rules in per_mode) for cls in classes}
     return looks, tuple(plain)
+
+
+def drawn(block: str, looks: dict[str, tuple], plain: tuple) -> list[tuple]:
+    """Each character of a highlighted block with how each mode draws it: the oracle the tests
+    compare a block with before and after :func:`lean` (a class with no rule, or with only the
+    block's text colour, is drawn as plain text)."""
+    out, none = [], tuple(frozenset() for _ in plain)
+    for match in PIECE.finditer(block):
+        cls = match.group("cls")
+        text = match.group("text") if cls else match.group("bare")
+        if text is None:
+            continue
+        look = tuple(mode if mode not in (frozenset(), base) else base
+                     for mode, base in zip(looks.get(cls, none) if cls else none, plain))
+        out.extend((char, look) for char in html.unescape(text))
+    return out
 
 
 def lean(block: str, looks: dict[str, tuple], plain: tuple) -> str:

@@ -21,11 +21,17 @@ When an HTML build has finished, this
   catalogues (read while building), and the Font Awesome web fonts that no rule
   of the theme's stylesheet uses (the TrueType copies, which a browser that
   reads WOFF2 never fetches, and the regular style).
+
+Sphinx copies the static files (``html_static_path``) only at the end of a
+build that wrote a page. So that ``make book`` shows a changed stylesheet or
+script when no page changed, a build whose static files differ from the copies
+in ``_static/`` writes the landing page again (:func:`_static_changed`).
 """
 
 from __future__ import annotations
 
 import base64
+import filecmp
 import io
 import json
 import shutil
@@ -135,6 +141,26 @@ def _lean(app, exception):
     _static(outdir)
 
 
+def _static_changed(app, env, added, changed, removed):
+    """The root document, to be read and written again, when one of the book's static files differs from its copy."""
+    if app.builder.format != "html":
+        return []
+    out = Path(app.outdir) / "_static"
+    for folder in app.config.html_static_path:
+        if Path(folder).is_absolute():
+            continue  # an extension's own files (which it may render from templates), not the book's
+        source = Path(app.confdir) / folder
+        for path in (source.rglob("*") if source.is_dir() else ()):
+            if not path.is_file() or path.name.startswith(".") or path.name == "README.md":
+                continue
+            copy = out / path.relative_to(source)
+            if not copy.is_file() or (path.stat().st_mtime > copy.stat().st_mtime
+                                      and not filecmp.cmp(path, copy, shallow=False)):
+                return [] if env.config.root_doc in changed else [env.config.root_doc]
+    return []
+
+
 def setup(app):
     app.connect("build-finished", _lean)
+    app.connect("env-get-outdated", _static_changed)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -28,41 +28,42 @@ export function foldOf(P, k, seed) {
   return fold;
 }
 
-// Least-squares weights (bias first) of every degree 1..D on the rows `rows` of
-// the powers `T` (T[p] = [1, t_p, ..., t_p^D]): weights[d - 1] has d + 1 entries.
-export function fitAllDegrees(T, y, rows, D) {
-  const n = rows.length, m = D + 1;
-  const A = [];  // column-major copy of the design
-  for (let j = 0; j < m; j++) A.push(Float64Array.from(rows, (p) => T[p][j]));
-  const b = Float64Array.from(rows, (p) => y[p]);
+// Least-squares weights (bias first) of every degree 1..D on the rows `rows`, from
+// the powers by column (`columns[j][p]` = t_p^j, j = 0..D): weights[d - 1] has d + 1
+// entries. One array holds the design's columns and then the outputs, column by column.
+export function fitAllDegrees(columns, y, rows, D) {
+  const n = rows.length, m = D + 1, out = m * n;
+  const A = new Float64Array(out + n);
+  for (let j = 0; j < m; j++) { const c = columns[j], o = j * n; for (let i = 0; i < n; i++) A[o + i] = c[rows[i]]; }
+  for (let i = 0; i < n; i++) A[out + i] = y[rows[i]];
   const diag = new Float64Array(m);
   for (let j = 0; j < m; j++) {
-    const a = A[j];
+    const oj = j * n;
     let norm = 0;
-    for (let i = j; i < n; i++) norm += a[i] * a[i];
+    for (let i = j; i < n; i++) norm += A[oj + i] * A[oj + i];
     norm = Math.sqrt(norm);
-    const alpha = a[j] > 0 ? -norm : norm;
-    // v = a[j:] - alpha e_1, stored in place; H = I - 2 v v^T / (v^T v)
-    a[j] -= alpha;
+    const alpha = A[oj + j] > 0 ? -norm : norm;
+    // v = a[j:] - alpha e_1, stored in place; H = I - 2 v v^T / (v^T v), applied to the
+    // later columns and to the outputs
+    A[oj + j] -= alpha;
     let vv = 0;
-    for (let i = j; i < n; i++) vv += a[i] * a[i];
+    for (let i = j; i < n; i++) vv += A[oj + i] * A[oj + i];
     diag[j] = alpha;
     if (vv === 0) continue;
-    const apply = (c) => {
+    for (let l = j + 1; l <= m; l++) {
+      const ol = l * n;
       let s = 0;
-      for (let i = j; i < n; i++) s += a[i] * c[i];
+      for (let i = j; i < n; i++) s += A[oj + i] * A[ol + i];
       s = 2 * s / vv;
-      for (let i = j; i < n; i++) c[i] -= s * a[i];
-    };
-    for (let l = j + 1; l < m; l++) apply(A[l]);
-    apply(b);
+      for (let i = j; i < n; i++) A[ol + i] -= s * A[oj + i];
+    }
   }
   const weights = [];
   for (let d = 1; d <= D; d++) {
     const w = new Array(d + 1);
     for (let i = d; i >= 0; i--) {
-      let s = b[i];
-      for (let l = i + 1; l <= d; l++) s -= A[l][i] * w[l];
+      let s = A[out + i];
+      for (let l = i + 1; l <= d; l++) s -= A[l * n + i] * w[l];
       w[i] = s / diag[i];
     }
     weights.push(w);
@@ -77,12 +78,12 @@ export function polynomialAt(w, t) {
 }
 
 // Every fold's validation MSE of every degree: scores[d - 1][i].
-export function foldScores(T, t, y, D, fold, k) {
+export function foldScores(columns, t, y, D, fold, k) {
   const scores = Array.from({ length: D }, () => new Array(k).fill(0));
   const train = Array.from({ length: k }, () => []), valid = Array.from({ length: k }, () => []);
   fold.forEach((f, p) => { valid[f].push(p); for (let i = 0; i < k; i++) if (i !== f) train[i].push(p); });
   for (let i = 0; i < k; i++) {
-    const weights = fitAllDegrees(T, y, train[i], D);
+    const weights = fitAllDegrees(columns, y, train[i], D);
     weights.forEach((w, d) => {
       let s = 0;
       for (const p of valid[i]) { const r = polynomialAt(w, t[p]) - y[p]; s += r * r; }
@@ -114,7 +115,8 @@ function render({ model, el: root }) {
   const cfg = model.get("config");
   const x = cfg.x, y = cfg.y, P = x.length, D = cfg.max_degree;
   const t = x.map((v) => v / cfg.scale);
-  const T = t.map((v) => { const row = [1]; for (let j = 1; j <= D; j++) row.push(row[j - 1] * v); return row; });
+  const columns = [Float64Array.from(t, () => 1)];
+  for (let j = 1; j <= D; j++) columns.push(columns[j - 1].map((v, p) => v * t[p]));
   const [xa, xb] = cfg.xlim, [ya, yb] = cfg.ylim, [ea, eb] = cfg.error_limits;
   const uid = Math.random().toString(36).slice(2, 9);
   const state = { k: model.get("k"), seed: model.get("seed"), pending: false, inputTime: null };
@@ -143,7 +145,13 @@ function render({ model, el: root }) {
   left.setAttribute("aria-label", "The data, coloured by fold, and the least-squares polynomial of the chosen degree fitted on all of them");
   svgAxes(left, box, ticks(xa, xb, 5).map((v) => [tickLabel(v), X(v)]), ticks(ya, yb, 5).map((v) => [tickLabel(v), Y(v)]), cfg.xlabel, cfg.ylabel);
   const dataLayer = clippedLayer(left, `mlr-clip-${uid}-l`, box);
-  const dots = x.map((v, p) => { const c = svgEl("circle", { cx: X(v), cy: Y(y[p]), r: 3.4, stroke: "#000", "stroke-width": 0.4 }); dataLayer.append(c); return c; });
+  // the points as one path per fold colour (each point's circle written once)
+  const dotArcs = x.map((v, p) => `M${(X(v) - 3.4).toFixed(2)} ${Y(y[p]).toFixed(2)}a3.4 3.4 0 1 0 6.8 0a3.4 3.4 0 1 0 -6.8 0`);
+  const dotPaths = FOLD_COLORS.map((fill) => {
+    const path = svgEl("path", { fill, stroke: "#000", "stroke-width": 0.4 });
+    dataLayer.append(path);
+    return path;
+  });
   const fitLine = svgEl("polyline", { fill: "none", stroke: RULE, "stroke-width": 2.2 });
   dataLayer.append(fitLine);
   const leftTitle = svgEl("text", { x: L + pw / 2, y: 16, "text-anchor": "middle", "font-size": 12, "font-weight": 600 });
@@ -174,9 +182,18 @@ function render({ model, el: root }) {
     "the lowest mean plus its standard error; shaded, the simplest degree below that line. A ▲ at the top edge marks a degree with fold scores (grey) or its mean (black) off the scale");
   place(legend);
 
+  const span = yb - ya;
   const curveT = []; for (let i = 0; i <= 300; i++) curveT.push((xa + (xb - xa) * i / 300) / cfg.scale);
-  const allFits = fitAllDegrees(T, y, Array.from({ length: P }, (_, p) => p), D);
+  const allFits = fitAllDegrees(columns, y, Array.from({ length: P }, (_, p) => p), D);
   const computed = new Map();
+  // what depends on the chosen degree alone: its curve's points and its values at the data
+  const fitDrawn = allFits.map((w) => {
+    let cache = null;
+    return () => cache || (cache = {
+      points: svgPoints(curveT.map((v) => [X(v * cfg.scale), Y(Math.min(Math.max(polynomialAt(w, v), ya - span), yb + span))])),
+      values: JSON.stringify(t.map((v) => polynomialAt(w, v))),
+    });
+  });
 
   function draw() {
     const t0 = performance.now();
@@ -185,15 +202,17 @@ function render({ model, el: root }) {
     const key = `${k} ${seed}`;
     if (!computed.has(key)) {  // each (k, seed) is computed once: a drag back over the slider only redraws
       if (computed.size >= 400) computed.clear();
-      const fold = foldOf(P, k, seed), scores = foldScores(T, t, y, D, fold, k);
+      const fold = foldOf(P, k, seed), scores = foldScores(columns, t, y, D, fold, k);
       computed.set(key, { fold, scores, ...summarize(scores) });
     }
     const { fold, scores, means, errors, best, chosen, threshold } = computed.get(key);
-    const w = allFits[chosen];
+    const fit = fitDrawn[chosen]();
     // the data and the fit
-    dots.forEach((c, p) => c.setAttribute("fill", k <= 10 ? FOLD_COLORS[fold[p]] : "#2c7bb6"));
-    const span = yb - ya;
-    fitLine.setAttribute("points", svgPoints(curveT.map((v) => [X(v * cfg.scale), Y(Math.min(Math.max(polynomialAt(w, v), ya - span), yb + span))])));
+    const byFold = FOLD_COLORS.map(() => []);
+    if (k <= 10) fold.forEach((f, p) => byFold[f].push(dotArcs[p]));
+    dotPaths.forEach((path, i) => path.setAttribute("d", (k <= 10 ? byFold[i] : i === 0 ? dotArcs : []).join("")));
+    dotPaths[0].setAttribute("fill", k <= 10 ? FOLD_COLORS[0] : "#2c7bb6");
+    fitLine.setAttribute("points", fit.points);
     leftTitle.textContent = `degree ${chosen + 1} on all ${P} points`;
     // the scores: the fold dots, the error bars and the markers off the scale as one path each
     const clampE = (v) => E(Math.min(Math.max(v, ea - 0.05 * (eb - ea)), eb + 0.05 * (eb - ea)));
@@ -211,9 +230,12 @@ function render({ model, el: root }) {
       barPath += `M${cx} ${lo}V${hi}M${cx - 5} ${lo}h10M${cx - 5} ${hi}h10`;
       const mark = meanMarks[d];
       mark.setAttribute("cy", clampE(means[d]).toFixed(2));
-      mark.setAttribute("r", d === best ? 5 : 3.8);
-      mark.setAttribute("fill", d === best ? "#fff" : "#000");
-      mark.setAttribute("stroke-width", d === best ? 2 : 0);
+      if (mark.__best !== (d === best)) {  // the lowest mean is drawn hollow
+        mark.__best = d === best;
+        mark.setAttribute("r", d === best ? 5 : 3.8);
+        mark.setAttribute("fill", d === best ? "#fff" : "#000");
+        mark.setAttribute("stroke-width", d === best ? 2 : 0);
+      }
     });
     scoreDots.setAttribute("d", dotPath);
     bars.setAttribute("d", barPath);
@@ -239,7 +261,7 @@ function render({ model, el: root }) {
     Object.assign(root.dataset, {
       k: String(k), seed: String(seed), folds: JSON.stringify(fold), scores: JSON.stringify(scores),
       means: JSON.stringify(means), errors: JSON.stringify(errors), best: String(best + 1), chosen: String(chosen + 1),
-      fit: JSON.stringify(t.map((v) => polynomialAt(w, v))),
+      fit: fit.values,
     });
     finishDraw(root, state, live, text, t0);
   }
@@ -251,7 +273,10 @@ function render({ model, el: root }) {
     schedule(e);
     model.set("seed", state.seed); model.save_changes();
   });
-  const fromModel = () => { state.k = model.get("k"); state.seed = model.get("seed"); kInput.value = state.k; schedule(); };
+  const fromModel = () => {
+    if (model.get("k") === state.k && model.get("seed") === state.seed) return;  // the page's own change, drawn already
+    state.k = model.get("k"); state.seed = model.get("seed"); kInput.value = state.k; schedule();
+  };
   model.on("change:k", fromModel);
   model.on("change:seed", fromModel);
   draw();

@@ -272,13 +272,14 @@ function render({ model, el: root }) {
     schedule(e);
     model.set("seed", state.seed); model.save_changes();
   });
+  const traits = ["percent", "mechanism", "imputer", "seed"];
   const fromModel = () => {
+    if (traits.every((t) => model.get(t) === state[t])) return;  // the page's own change, drawn already
     Object.assign(state, { percent: model.get("percent"), mechanism: model.get("mechanism"),
       imputer: model.get("imputer"), seed: model.get("seed") });
     pctInput.value = state.percent;
     schedule();
   };
-  const traits = ["percent", "mechanism", "imputer", "seed"];
   for (const t of traits) model.on(`change:${t}`, fromModel);
   draw();
   return () => {

@@ -316,22 +316,7 @@ def test_every_output_figure_opens_at_full_size(book, page_path):
 
 CODE_BLOCK = re.compile(r'<div class="highlight-(?P<lang>[\w+-]+) notranslate"><div class="highlight"><pre>'
                         r"(?P<block>.*?)</pre>", re.S)
-PIECE = re.compile(r'<span class="(?P<cls>[\w-]+)">(?P<text>[^<]*)</span>|(?P<bare>[^<]+)|<[^>]*>')
 THEME_RULE = re.compile(r'^html\[data-theme="(?P<mode>light|dark)"\] (?P<rule>\.highlight[^{]*\{[^}]*\})', re.M)
-
-
-def _drawn(block: str, looks: dict, plain: tuple) -> list[tuple]:
-    """Each character of a highlighted block, with how the light and the dark style draw it."""
-    out, none = [], tuple(frozenset() for _ in plain)
-    for match in PIECE.finditer(block):
-        cls = match.group("cls")
-        text = match.group("text") if cls else match.group("bare")
-        if text is None:
-            continue
-        look = tuple(mode if mode not in (frozenset(), base) else base
-                     for mode, base in zip(looks.get(cls, none) if cls else none, plain))
-        out.extend((char, look) for char in html.unescape(text))
-    return out
 
 
 def test_code_is_drawn_as_the_highlighter_draws_it_in_fewer_elements(book, page_path):
@@ -362,9 +347,9 @@ def test_code_is_drawn_as_the_highlighter_draws_it_in_fewer_elements(book, page_
         source = html.unescape(re.sub(r"<[^>]+>", "", block))
         lexer = get_lexer_by_name(match.group("lang"), stripnl=False, ensurenl=False)
         fresh = highlight(source, lexer, HtmlFormatter(nowrap=True))
-        if _drawn(block, looks, plain) != _drawn(fresh, looks, plain):
+        if lean_code.drawn(block, looks, plain) != lean_code.drawn(fresh, looks, plain):
             differ.append(source[:60])
-        plain_spans += sum(1 for m in PIECE.finditer(block)
+        plain_spans += sum(1 for m in lean_code.PIECE.finditer(block)
                            if m.group("cls") and m.group("cls") not in lean_code.STYLED_ELSEWHERE
                            and all(mode in (frozenset(), base) for mode, base
                                    in zip(looks.get(m.group("cls"), (frozenset(), frozenset())), plain)))

@@ -24,23 +24,6 @@ def f(x, *, k=5):
     print(f"{x.mean():.2f} and {k!r}", 'single', 3.5e-2, None)
     return [v ** 2 for v in x if v is not None]
 '''
-PIECE = re.compile(r'<span class="([\\w-]+)">([^<]*)</span>|([^<]+)|(<[^>]*>)')
-
-
-def drawn(block: str, looks: dict, plain: tuple) -> list[tuple]:
-    """Each character of a highlighted block with how each mode draws it."""
-    out = []
-    for match in PIECE.finditer(block):
-        cls, text, bare = match.group(1), match.group(2), match.group(3)
-        if match.group(4) is not None:
-            continue
-        look = looks.get(cls, tuple(frozenset() for _ in plain)) if cls else tuple(frozenset() for _ in plain)
-        # a class with no rule, or only the text colour, is drawn as plain text
-        look = tuple(mode if mode not in (frozenset(), base) else base for mode, base in zip(look, plain))
-        out.extend((char, look) for char in html.unescape(text if cls else bare))
-    return out
-
-
 def block_of(code: str, style: str = STYLES[0]) -> str:
     return highlight(code, PythonLexer(), HtmlFormatter(style=style, nowrap=True))
 
@@ -54,7 +37,7 @@ def test_every_character_is_drawn_as_before_in_both_modes_with_fewer_spans(theme
     looks, plain = theme
     before = block_of(CODE)
     after = lean_code.lean(before, looks, plain)
-    assert drawn(after, looks, plain) == drawn(before, looks, plain)
+    assert lean_code.drawn(after, looks, plain) == lean_code.drawn(before, looks, plain)
     assert html.unescape(re.sub(r"<[^>]+>", "", after)) == CODE
     spans_before, spans_after = before.count("<span"), after.count("<span")
     assert spans_after < spans_before / 2, (spans_before, spans_after)

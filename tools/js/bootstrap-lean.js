@@ -7,6 +7,8 @@
 // (alerts, buttons, carousels, collapses, modals, off-canvas panels, tabs,
 // toasts, scrollspy) listen to every click on the page, each searching the
 // whole page for its controls; none of them is on any page of this book.
+// The dropdown's own page-wide listeners go too (see below).
+import EventHandler from "bootstrap/js/src/dom/event-handler.js";
 import Dropdown from "bootstrap/js/src/dropdown.js";
 import Tooltip from "bootstrap/js/src/tooltip.js";
 
@@ -21,6 +23,33 @@ whenReady(() => {
   document.querySelectorAll('[data-bs-toggle="tooltip"]').forEach((element) => {
     new Tooltip(element, { delay: { show: 500, hide: 100 } });
   });
+});
+
+// Dropdown menus. Bootstrap's data API listens to every click and key on the
+// page and searches the whole page for dropdown toggles at each one (twice per
+// click: a quarter of what a click costs on a long chapter page). The book's few
+// toggles, all in the header, are known once the page is ready: each gets its own
+// listeners, and the page-wide listener that closes a menu on a click elsewhere
+// (or on Tab) works only while a menu is open.
+EventHandler.off(document, ".bs.dropdown.data-api");
+whenReady(() => {
+  const open = new Set();
+  document.querySelectorAll('[data-bs-toggle="dropdown"]').forEach((toggle) => {
+    toggle.addEventListener("click", (event) => {
+      event.preventDefault();
+      Dropdown.getOrCreateInstance(toggle).toggle();
+    });
+    toggle.addEventListener("shown.bs.dropdown", () => open.add(toggle));
+    toggle.addEventListener("hidden.bs.dropdown", () => open.delete(toggle));
+    // Arrow keys move through the menu, Escape closes it (Bootstrap's own handler, told the toggle).
+    const keys = (event) => Dropdown.dataApiKeydownHandler.call(toggle, event);
+    toggle.addEventListener("keydown", keys);
+    const menu = toggle.parentNode.querySelector(".dropdown-menu");
+    if (menu) menu.addEventListener("keydown", keys);
+  });
+  const closeOthers = (event) => { if (open.size) Dropdown.clearMenus(event); };
+  document.addEventListener("click", closeOthers);
+  document.addEventListener("keyup", closeOthers);
 });
 
 // The theme's "back to top" button: it scrolls to the top, and it shows while
