@@ -18,24 +18,29 @@
 const FILL = "#e6550d";
 
 // The order in which the rows go missing (missing_order): IEEE operations in a fixed order only.
-function missingOrder(weights, seed) {
+// Drawn as far as a share needs: missingDraws(weights, seed) returns take(m), the first m rows
+// of that order (the same rows, in the same order, as the whole order's first m).
+function missingDraws(weights, seed) {
   const next = mulberry32(seed), P = weights.length, w = Float64Array.from(weights), left = new Int32Array(P);
   for (let p = 0; p < P; p++) left[p] = p;
   const order = [];
-  for (let n = P; n > 1; n--) {  // left[0..n) are the rows not drawn yet, in row order
-    let total = 0;
-    for (let j = 0; j < n; j++) total += w[left[j]];
-    const threshold = next() / 4294967296 * total;
-    let running = 0, i = 0;
-    for (; i < n - 1; i++) {
-      running += w[left[i]];
-      if (running > threshold) break;
+  let n = P;  // left[0..n) are the rows not drawn yet, in row order
+  return (m) => {
+    for (; order.length < Math.min(m, P) && n > 1; n--) {
+      let total = 0;
+      for (let j = 0; j < n; j++) total += w[left[j]];
+      const threshold = next() / 4294967296 * total;
+      let running = 0, i = 0;
+      for (; i < n - 1; i++) {
+        running += w[left[i]];
+        if (running > threshold) break;
+      }
+      order.push(left[i]);
+      left.copyWithin(i, i + 1, n);
     }
-    order.push(left[i]);
-    left.copyWithin(i, i + 1, n);
-  }
-  order.push(left[0]);
-  return order;
+    if (order.length < m && n === 1) { order.push(left[0]); n = 0; }
+    return order.slice(0, m);
+  };
 }
 
 const mean = (v) => { let s = 0; for (const a of v) s += a; return s / v.length; };
@@ -162,6 +167,9 @@ function render({ model, el: root }) {
     const cx = X(other[p]), cy = Y(feature[p]);
     truthPath += `M${(cx - 2.6).toFixed(2)} ${cy.toFixed(2)}a2.6 2.6 0 1 0 5.2 0a2.6 2.6 0 1 0 -5.2 0`;
   }
+  // where each row's filled dot and its link to the truth start (only their height changes)
+  const dotStart = other.map((v) => `M${(X(v) - 3.2).toFixed(2)} `);
+  const linkStart = other.map((v, p) => `M${X(v).toFixed(2)} ${Y(feature[p]).toFixed(2)}V`);
   const truthDots = svgEl("path", { d: truthPath, fill: "#b4b4b4" });
   const truthMean = svgEl("line", { x1: L, x2: L + pw, stroke: "#707070", "stroke-width": 1.3, "stroke-dasharray": "6 4" });
   const fillMean = svgEl("line", { x1: L, x2: L + pw, stroke: FILL, "stroke-width": 1.5, "stroke-dasharray": "6 4" });
@@ -200,18 +208,18 @@ function render({ model, el: root }) {
   const truth = summary(feature, other);
   truthCells.forEach((c, i) => { c.textContent = f4(truth[i]); });
   const orders = new Map();
-  const orderOf = (mechanism, seed) => {  // each (mechanism, seed) is drawn once; a share takes its first rows
+  const firstMissing = (mechanism, seed, m) => {  // each (mechanism, seed) is drawn once, as far as a share needs
     const key = `${mechanism} ${seed}`;
     if (!orders.has(key)) {
       if (orders.size >= 200) orders.clear();
-      orders.set(key, missingOrder(cfg.weights[mechanism], seed));
+      orders.set(key, missingDraws(cfg.weights[mechanism], seed));
     }
-    return orders.get(key);
+    return orders.get(key)(m);
   };
   // The first switch to another choice is as quick as the next ones: draw every mechanism's
   // rows and run every imputer once now (the engine compiles them), not on the reader's input.
-  for (const mechanism of Object.keys(MECHANISM_TEXT)) orderOf(mechanism, state.seed);
-  const warm = new Set(orderOf(state.mechanism, state.seed).slice(0, count(state.percent)));
+  for (const mechanism of Object.keys(MECHANISM_TEXT)) firstMissing(mechanism, state.seed, count(state.percent));
+  const warm = new Set(firstMissing(state.mechanism, state.seed, count(state.percent)));
   for (const imputer of Object.keys(IMPUTER_TEXT)) imputeFeature(feature, other, warm, imputer, k, cfg.other_scale);
 
   function draw() {
@@ -219,15 +227,15 @@ function render({ model, el: root }) {
     state.pending = false;
     const { percent, mechanism, imputer, seed } = state;
     const m = count(percent);
-    const hiddenRows = orderOf(mechanism, seed).slice(0, m).sort((a, b) => a - b);
+    const hiddenRows = firstMissing(mechanism, seed, m).sort((a, b) => a - b);
     const hidden = new Set(hiddenRows);
     const filled = imputeFeature(feature, other, hidden, imputer, k, cfg.other_scale);
     const stats = summary(filled, other);
     let dotPath = "", linkPath = "";
     for (const p of hiddenRows) {
-      const cx = X(other[p]), cy = Y(filled[p]).toFixed(2);
-      dotPath += `M${(cx - 3.2).toFixed(2)} ${cy}a3.2 3.2 0 1 0 6.4 0a3.2 3.2 0 1 0 -6.4 0`;
-      linkPath += `M${cx.toFixed(2)} ${Y(feature[p]).toFixed(2)}V${cy}`;
+      const cy = Y(filled[p]).toFixed(2);
+      dotPath += dotStart[p] + cy + "a3.2 3.2 0 1 0 6.4 0a3.2 3.2 0 1 0 -6.4 0";
+      linkPath += linkStart[p] + cy;
     }
     fillDots.setAttribute("d", dotPath);
     links.setAttribute("d", linkPath);

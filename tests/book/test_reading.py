@@ -2,7 +2,8 @@
 
 Run after `make strict-book`. Each page is opened once per device in Debian's
 headless Chromium (offline: a request to another machine is refused); what the
-checks need is measured then, and each test reads its part. What is measured
+checks need is measured then, and each test reads its part (the math, the
+figures and the layout share that one visit). What is measured
 here is layout; dark mode changes only colours (assets/book.css: the scroll
 shadows of tables and equations, the figures' cards), which
 tests/book/test_devices_dark.py checks with axe-core on every page.
@@ -19,7 +20,22 @@ tests/book/test_devices_dark.py checks with axe-core on every page.
   chevron), and each exercise has one solution box;
 * on a phone, a table of the text (not a cell's output) fits the screen: it
   reflows, a card per row;
-* the landing page's "Next" link reads on at most two lines on a phone.
+* the landing page's "Next" link reads on at most two lines on a phone;
+* multi-panel figures: on the phone every output figure that has a narrow
+  layout (a ``<picture>``, _ext/narrow_figures.py) shows it, and every output
+  figure's text is at least 8 px (its rendered width over its natural width,
+  times 11.25 px: 9-point text at 90 dpi, the smallest the notebooks set,
+  tests/harness/test_readable_notebooks.py); on the desktop the same figures
+  show their wide PNG, and the link to the full-size figure opens the wide PNG
+  on both;
+* no math that the text did not mean, on every page of the table of contents
+  once MathJax has typeset it: a stray `$` (money written "5k$", say) opens
+  math that runs on through the sentence. No math span is a sentence (a TeX
+  source without any TeX command that holds a run of 15 letters or more,
+  spaces aside, or four words of three letters or more); the page's visible
+  text outside math, code and printed output shows no TeX command (`\\lambda`),
+  no `\\(`/`\\[` and no `$` opening math; MathJax reports no error. (The PDF's
+  text is tests/book/test_math.py's.)
 """
 
 from __future__ import annotations
@@ -81,6 +97,39 @@ MEASURE_JS = r"""async () => {
   const nextLines = next ? Math.round(next.getBoundingClientRect().height / parseFloat(getComputedStyle(next).lineHeight)) : null;
   return {width, tables, math, textTables, nextLines, errors: document.querySelectorAll("mjx-merror").length};
 }"""
+FIGURES_JS = """async () => {
+  const images = [...document.querySelectorAll("article .cell_output img")]
+    .filter((i) => !i.classList.contains("widget-fallback") && !i.closest(".jupyter-widgets, .widget-subarea"));
+  await Promise.all(images.map((i) => i.complete ? null : new Promise((done) => {
+    i.addEventListener("load", done, {once: true}); i.addEventListener("error", done, {once: true}); })));
+  return images.map((i) => { const source = i.closest("picture") && i.closest("picture").querySelector("source");
+    const link = i.closest("a.figure-full");
+    return {src: new URL(i.getAttribute("src"), location.href).href, current: i.currentSrc,
+            narrow: source ? new URL(source.getAttribute("srcset"), location.href).href : null,
+            link: link ? new URL(link.getAttribute("href"), location.href).href : null,
+            natural: i.naturalWidth, shown: i.getBoundingClientRect().width, alt: i.getAttribute("alt")}; });
+}"""
+MATH_JS = r"""async () => {
+  if (!window.MathJax) return null;
+  if (MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  const items = [...MathJax.startup.document.math].map((m) => m.math);
+  const sentences = items.filter((tex) => {
+    if (/\\[a-zA-Z]/.test(tex)) return false;
+    const runs = (tex.replace(/\s+/g, "").match(/[A-Za-z]+/g) || []).map((w) => w.length);
+    return Math.max(0, ...runs) >= 15 || (tex.match(/[A-Za-z]{3,}/g) || []).length >= 4;
+  }).map((tex) => tex.replace(/\s+/g, " ").slice(0, 90));
+  const skip = "mjx-container, code, pre, script, style, .highlight, .math, .cell_output, .cell_input";
+  const walker = document.createTreeWalker(document.querySelector("article") || document.body, NodeFilter.SHOW_TEXT);
+  const raw = [];
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (node.parentElement.closest(skip) || node.parentElement.getClientRects().length === 0) continue;
+    if (/\\[a-zA-Z]{2,}|\\[(\[]|\$[^\s$]/.test(node.data)) raw.push(node.data.replace(/\s+/g, " ").trim().slice(0, 90));
+  }
+  return {count: items.length, sentences, raw, errors: document.querySelectorAll("mjx-merror").length};
+}"""
+SMALLEST_TEXT_PX = 9 * 90 / 72  # 9-point figure text at 90 dpi
+MIN_PHONE_TEXT_PX = 8
 _measured: dict = {}
 
 
@@ -105,6 +154,8 @@ def measure(browser, base, path, context_name):
         page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
         page.goto(f"{base}/{path}", wait_until="load")
         found = page.evaluate(MEASURE_JS)
+        found["figures"] = page.evaluate(FIGURES_JS)
+        found["tex"] = page.evaluate(MATH_JS) if context_name == "desktop" else None
         found["solutions"] = open_solutions(page)
         found["problems"] = problems
     finally:
@@ -113,8 +164,14 @@ def measure(browser, base, path, context_name):
     return found
 
 
+SOLUTION_SHOWN_JS = """(b) => { const c = b.querySelector(":scope > section") || b.children[1];
+                        return !!c && c.getClientRects().length > 0 && c.getBoundingClientRect().height > 5; }"""
+OPEN_MS = 2_000
+
+
 def open_solutions(page) -> list[dict]:
     """Click the words of each solution's title; report whether its content then shows."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     results = []
     titles = page.locator("article div.solution > .admonition-title")
     for i in range(titles.count()):
@@ -125,9 +182,11 @@ def open_solutions(page) -> list[dict]:
         words = title.bounding_box()
         # A point on the title's words: a quarter of the way in, half-way down (the chevron is at the right end).
         page.mouse.click(words["x"] + min(words["width"] * 0.25, 160), words["y"] + words["height"] / 2)
-        page.wait_for_timeout(150)
-        shown = box.evaluate("""(b) => { const c = b.querySelector(":scope > section") || b.children[1];
-                                          return !!c && c.getClientRects().length > 0 && c.getBoundingClientRect().height > 5; }""")
+        try:  # shown at once, or within OPEN_MS (a transition)
+            page.wait_for_function(SOLUTION_SHOWN_JS, arg=box.element_handle(), timeout=OPEN_MS)
+            shown = True
+        except PlaywrightTimeout:
+            shown = False
         results.append({"title": name, "opened": shown, "url": page.url})
     return results
 
@@ -210,3 +269,37 @@ def test_the_landing_pages_next_link_reads_on_two_lines(browser, book_server, bo
     found = measure(browser, book_server, book.toc_pages()[0], mode)
     assert found["nextLines"] is not None, "the landing page has no link to the next page"
     assert found["nextLines"] <= 2, f"{mode}: the landing page's Next link takes {found['nextLines']} lines"
+
+
+def test_figures_show_the_layout_for_the_screen(seen, reading_page, device):
+    """Narrow layouts and readable text on the phone, the wide PNG on the desktop, and each
+    figure's full-size link to its wide PNG on both."""
+    if not seen["figures"]:
+        pytest.skip(f"{reading_page} shows no figure")
+    problems = []
+    for figure in seen["figures"]:
+        name = figure["src"].rsplit("/", 1)[-1][:12]
+        if figure["link"] != figure["src"]:
+            problems.append(f"{name}: the full-size link opens {figure['link']}")
+        if device == "desktop":
+            if figure["current"] != figure["src"]:
+                problems.append(f"{name}: at 1280 px the figure does not show its wide PNG")
+            continue
+        if figure["narrow"] and figure["current"] != figure["narrow"]:
+            problems.append(f"{name}: the phone shows {figure['current']}, not the narrow layout")
+        text = figure["shown"] / figure["natural"] * SMALLEST_TEXT_PX if figure["natural"] else 0
+        if text < MIN_PHONE_TEXT_PX:
+            problems.append(f"{name}: text at {text:.1f} px ({figure['natural']} px shown at {figure['shown']:.0f})")
+    assert not problems, f"{reading_page}, {device}:\n  " + "\n  ".join(problems)
+
+
+def test_no_accidental_math_on_the_page(browser, book_server, book, toc_page):
+    if not (book.build / toc_page).is_file():
+        pytest.fail(f"{toc_page} is listed in _toc.yml but not built: run `make strict-book`.")
+    found = measure(browser, book_server, toc_page, "desktop")["tex"]
+    if found is None:
+        pytest.skip(f"{toc_page} loads no MathJax")
+    assert not found["sentences"], (f"{toc_page}: math spans that read as sentences (a stray $?):\n  "
+                                    + "\n  ".join(found["sentences"]))
+    assert not found["raw"], f"{toc_page}: TeX shown as text outside math:\n  " + "\n  ".join(found["raw"])
+    assert not found["errors"], f"{toc_page}: {found['errors']} MathJax error(s)"
