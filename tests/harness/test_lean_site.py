@@ -91,3 +91,36 @@ def test_downloads_carry_the_same_faithful_palette_figures():
     assert first["data"]["text/plain"] == "<Figure>"
     assert second["data"]["image/png"] == encoded[1] and stream["text"] == "12.3456\n"
     assert lean_site.with_palette_figures(notebook) == 0  # a palette figure is not reduced twice
+
+
+def static_app(tmp_path, extension_static):
+    """A stand-in for Sphinx's app: the book's `assets/`, an extension's own static folder, and `_static/`."""
+    from types import SimpleNamespace
+
+    (tmp_path / "assets" / "scripts").mkdir(parents=True)
+    (tmp_path / "assets" / "book.css").write_text("p { color: black; }")
+    (tmp_path / "assets" / "scripts" / "a.js").write_text("let a = 1;")
+    out = tmp_path / "out" / "_static"
+    (out / "scripts").mkdir(parents=True)
+    (out / "book.css").write_text("p { color: black; }")
+    (out / "scripts" / "a.js").write_text("let a = 1;")
+    app = SimpleNamespace(builder=SimpleNamespace(format="html"), outdir=str(tmp_path / "out"), confdir=str(tmp_path),
+                          config=SimpleNamespace(html_static_path=["assets", str(extension_static)]))
+    env = SimpleNamespace(config=SimpleNamespace(root_doc="intro"))
+    return app, env
+
+
+def test_a_changed_static_file_has_the_landing_page_written_again(tmp_path):
+    extension = tmp_path / "extension_static"
+    extension.mkdir()
+    (extension / "copybutton.js_t").write_text("a template the extension renders")  # never copied as is
+    app, env = static_app(tmp_path, extension)
+    assert lean_site._static_changed(app, env, set(), set(), set()) == []
+    script = tmp_path / "assets" / "scripts" / "a.js"
+    script.write_text("let a = 2;")
+    assert lean_site._static_changed(app, env, set(), set(), set()) == ["intro"]
+    assert lean_site._static_changed(app, env, set(), {"intro"}, set()) == []  # already being written
+    script.write_text("let a = 1;")  # newer, but the same as its copy
+    assert lean_site._static_changed(app, env, set(), set(), set()) == []
+    (tmp_path / "assets" / "new.css").write_text("a { }")  # not copied yet
+    assert lean_site._static_changed(app, env, set(), set(), set()) == ["intro"]
