@@ -17,6 +17,8 @@ and reported). On each:
   (ticks, titles, legends, colour bars, readouts) is under 9 CSS px;
 * axe-core (installed by `make assets` with npm; never fetched from the
   network) finds no critical or serious accessibility violation;
+* every control in a code cell, focused, shows its whole focus ring: a cell
+  is drawn in its own box (book.css), and no ring reaches past its margin;
 * the page logs no console error and no request fails;
 * on the desktop, the header's download menu, a tooltip and the "back to top"
   button work, and no click makes the theme's Bootstrap search the page for its
@@ -139,6 +141,47 @@ CLIPPING_JS = """async () => {
               hint: !!hint && hint.classList.contains("figure-scroll-hint") && hint.offsetParent !== null}; });
   return {width, math, code, figures, page: document.documentElement.scrollWidth};
 }"""
+# Cells are drawn inside their own box (book.css: `contain: paint`, with room
+# outside it of `overflow-clip-margin`): every control in a cell, focused, has
+# its focus ring (outline or box shadow) inside that room, not cut off.
+FOCUS_RINGS_JS = r"""() => {
+  const px = (v) => parseFloat(v) || 0;
+  const ring = (cs) => {
+    let e = cs.outlineStyle !== "none" ? px(cs.outlineWidth) + px(cs.outlineOffset) : 0;
+    if (cs.boxShadow && cs.boxShadow !== "none")
+      for (const s of cs.boxShadow.split(/,(?![^(]*\))/)) {
+        if (/\binset\b/.test(s)) continue;
+        const n = (s.replace(/rgba?\([^)]*\)/g, "").match(/-?[\d.]+px/g) || []).map(px);
+        e = Math.max(e, Math.max(Math.abs(n[0] || 0), Math.abs(n[1] || 0)) + (n[2] || 0) + (n[3] || 0));
+      }
+    return e;
+  };
+  const out = [], before = document.activeElement;
+  const focusable = "a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex='-1'])";
+  for (const cell of document.querySelectorAll(".bd-content div.cell")) {
+    const ccs = getComputedStyle(cell);
+    if (!/paint|strict|content/.test(ccs.contain) && ccs.overflowX === "visible") continue;
+    const margin = px(ccs.overflowClipMargin), c = cell.getBoundingClientRect();
+    for (const el of cell.querySelectorAll(focusable)) {
+      if (el.offsetParent === null && getComputedStyle(el).position !== "fixed") continue;
+      // Inside a box that scrolls (a wide figure, a printed table), that box clips first, by design.
+      let inner = false;
+      for (let a = el.parentElement; a && a !== cell; a = a.parentElement) {
+        const acs = getComputedStyle(a);
+        if (acs.overflowX !== "visible" || acs.overflowY !== "visible") { inner = true; break; }
+      }
+      if (inner) continue;
+      el.focus({preventScroll: true});
+      if (document.activeElement !== el) continue;
+      const e = ring(getComputedStyle(el)), r = el.getBoundingClientRect();
+      const cut = Math.max(c.left - margin - (r.left - e), (r.right + e) - (c.right + margin),
+                           c.top - margin - (r.top - e), (r.bottom + e) - (c.bottom + margin));
+      if (cut > 0.5) out.push(`${el.tagName.toLowerCase()}${el.getAttribute("aria-label") ? " " + el.getAttribute("aria-label") : ""}: ${cut.toFixed(1)} px of its ${e.toFixed(1)} px ring`);
+    }
+  }
+  if (before && before.focus) before.focus({preventScroll: true}); else document.activeElement.blur();
+  return out;
+}"""
 SIDEBAR_JS = """() => { const s = document.getElementById("pst-primary-sidebar");
   return {hidden: getComputedStyle(s).visibility === "hidden", width: s.getBoundingClientRect().width,
           articleLeft: document.querySelector(".bd-main").getBoundingClientRect().left}; }"""
@@ -200,6 +243,8 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
                                   ".filter((i) => i.offsetParent !== null).length")
             assert shown == 0, f"{device}: {shown} fallback picture(s) still shown after the widgets drew"
         run_axe(page, device)  # on the page as it loads, before any transition starts
+        cut = page.evaluate(FOCUS_RINGS_JS)  # before any click or tap: focus is shown as for the keyboard
+        assert not cut, f"{device}: focus rings cut off at the edge of their cell:\n  " + "\n  ".join(cut)
         primary = page.evaluate(VISIBLE_TOGGLES_JS, "primary-toggle")
         assert len(primary) == 1, f"{device}: expected one visible menu button, found {primary}"
         assert primary[0]["name"], f"{device}: the menu button has no accessible name"
