@@ -314,6 +314,16 @@ def test_every_output_figure_opens_at_full_size(book, page_path):
     assert not missing, f"figure links to missing files: {missing}"
 
 
+def test_every_output_figure_has_alt_text_that_describes_it(book, page_path):
+    """A screen reader reads each figure's alt text (the cell's ``mystnb.image.alt``, or the
+    widget's description): never the file's name, and long enough to say what the figure shows."""
+    text = (book.build / page_path).read_text(encoding="utf-8")
+    figures = re.findall(r'<img alt="([^"]*)" src="([^"]*_images/[^"]+\.png)" />', text)
+    bad = [f"{src.rsplit('/', 1)[-1][:16]}: {html.unescape(alt)[:60]!r}" for alt, src in figures
+           if len(html.unescape(alt)) < 60 or "_images/" in alt or alt.endswith(".png")]
+    assert not bad, f"{len(bad)} of {len(figures)} figures without a describing alt text:\n  " + "\n  ".join(bad)
+
+
 CODE_BLOCK = re.compile(r'<div class="highlight-(?P<lang>[\w+-]+) notranslate"><div class="highlight"><pre>'
                         r"(?P<block>.*?)</pre>", re.S)
 THEME_RULE = re.compile(r'^html\[data-theme="(?P<mode>light|dark)"\] (?P<rule>\.highlight[^{]*\{[^}]*\})', re.M)
