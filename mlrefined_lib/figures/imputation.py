@@ -10,6 +10,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Patch
 
+from .validation import paired_intervals
+
 OBSERVED_COLOR, FILLED_COLOR, WARNING_COLOR = "#4575b4", "#fdae61", "#d7191c"
 
 
@@ -130,19 +132,10 @@ def imputer_comparison(scores, comparisons, pairs):
     left.set_yticks(np.arange(len(names)), names, fontsize=9)
     left.set_xlabel("RMSE at hidden test entries (hp), ± 1 s.e.")
     left.set_title("Each imputer, 10 folds")
-    for row, pair in enumerate(pairs):
-        comparison = comparisons[pair]
-        right.plot(comparison.interval, [row, row], color=OBSERVED_COLOR,
-                   lw=2.5, label="95% interval" if row == 0 else None)
-        right.plot(comparison.mean_difference, row, "D", color=WARNING_COLOR,
-                   label="mean difference" if row == 0 else None)
-    right.axvline(0, color="k", lw=0.8)
-    right.set_yticks(np.arange(len(pairs)), [f"{a} − {b}" for a, b in pairs],
-                     fontsize=9)
-    right.set_xlabel("difference in RMSE (hp), a − b")
-    right.set_title("Close calls, paired by fold")
+    paired_intervals([f"{a} − {b}" for a, b in pairs], [comparisons[pair] for pair in pairs],
+                     "difference in RMSE (hp), a − b", "Close calls, paired by fold", ax=right)
+    right.get_legend().remove()
     fig.legend(fontsize=9, loc="lower right", ncol=2)
     left.invert_yaxis()
-    right.invert_yaxis()
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig

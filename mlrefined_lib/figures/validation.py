@@ -157,25 +157,37 @@ def fold_counts(counts, share, ylabel, title):
     return fig
 
 
-def estimates(labels, means, errors, xlabel, title):
-    """Draw estimates of one score as horizontal bars, ± one standard error (chapter 5).
+def paired_intervals(labels, comparisons, xlabel, title, ax=None):
+    """Draw paired comparisons as their 95% intervals, with 0 marked (chapters 5 and 8).
 
-    One bar per label, the first at the top, in greys and blues that darken
-    down the list. The figure is narrow enough for a phone's column.
+    One row per label, the first at the top: the comparison's ``interval`` as
+    a bar and its ``mean_difference`` as a diamond. An interval that crosses
+    the line at 0 is within the noise. Draws on ``ax`` when given (and
+    returns its figure); otherwise on a new figure narrow enough for a
+    phone's column.
 
     Returns
     -------
     matplotlib Figure
     """
-    colors = ["#bdbdbd", "#9ecae1", "#3182bd", "#08519c"]
-    fig, ax = plt.subplots(figsize=(5.2, 0.8 + 0.6 * len(labels)))
-    ax.barh(labels, means, xerr=errors, capsize=5,
-            color=[colors[n % len(colors)] for n in range(len(labels))])
+    if len(labels) != len(comparisons):
+        raise ValueError(f"one label per comparison expected; found {len(labels)} labels "
+                         f"and {len(comparisons)} comparisons.")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.2, 1.2 + 0.5 * len(labels)))
+    for row, comparison in enumerate(comparisons):
+        ax.plot(comparison.interval, [row, row], color="#4575b4", lw=2.5,
+                label="95% interval" if row == 0 else None)
+        ax.plot(comparison.mean_difference, row, "D", color="#d7191c",
+                label="mean difference" if row == 0 else None)
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_yticks(np.arange(len(labels)), labels, fontsize=9)
+    ax.set_ylim(len(labels) - 0.5, -0.5)  # the first label on top
     ax.set_xlabel(xlabel, fontsize=9)
     ax.set_title(title, fontsize=10, wrap=True)
-    ax.invert_yaxis()
-    fig.tight_layout()
-    return fig
+    ax.legend(fontsize=8, loc="best")
+    ax.figure.tight_layout()
+    return ax.figure
 
 
 def forward_chaining(folds, scores, tick_days, tick_labels, xlabel, title):

@@ -96,16 +96,28 @@ def test_fold_counts_draws_one_bar_per_way_and_fold():
     assert (ax.get_ylabel(), ax.get_title()) == ("rows of the class", "where the class lands")
 
 
-def test_estimates_draws_bars_with_error_bars_top_down():
-    fig = figures.estimates(["a", "b", "c"], [15.0, 14.0, 17.0], [1.5, 1.9, 3.0], "MSE", "three questions")
+class _Compared:
+    def __init__(self, low, high, mean):
+        self.interval, self.mean_difference = (low, high), mean
+
+
+def test_paired_intervals_draws_each_interval_its_mean_and_zero_top_down():
+    fig = figures.paired_intervals(["a − s", "b − s"], [_Compared(-1.1, 0.16, -0.47), _Compared(0.22, 2.91, 1.57)],
+                                   "difference", "two questions")
     (ax,) = fig.axes
-    assert [bar.get_width() for bar in ax.patches] == [15.0, 14.0, 17.0]
+    bars = [line for line in ax.lines if line.get_label() == "95% interval" or line.get_linewidth() == 2.5]
+    assert [tuple(b.get_xdata()) for b in bars] == [(-1.1, 0.16), (0.22, 2.91)]
+    diamonds = [line for line in ax.lines if line.get_marker() == "D"]
+    assert [float(d.get_xdata()[0]) for d in diamonds] == [-0.47, 1.57]
+    assert any(tuple(line.get_xdata()) == (0, 0) for line in ax.lines)  # the line at 0
     assert ax.yaxis_inverted()  # the first label on top
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b", "c"]
-    (errorbar,) = [c for c in ax.containers if c.__class__.__name__ == "ErrorbarContainer"]
-    segments = errorbar.lines[2][0].get_segments()
-    assert [s[1][0] - s[0][0] for s in segments] == pytest.approx([3.0, 3.8, 6.0])
-    assert (ax.get_xlabel(), ax.get_title()) == ("MSE", "three questions")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a − s", "b − s"]
+    assert (ax.get_xlabel(), ax.get_title()) == ("difference", "two questions")
+
+
+def test_paired_intervals_wants_a_label_per_comparison():
+    with pytest.raises(ValueError, match="one label per comparison expected; found 1 labels and 2"):
+        figures.paired_intervals(["a"], [_Compared(0, 1, 0.5), _Compared(0, 1, 0.5)], "x", "t")
 
 
 def test_forward_chaining_draws_training_then_validation_and_scores():
@@ -124,9 +136,10 @@ def test_forward_chaining_draws_training_then_validation_and_scores():
 @pytest.mark.parametrize("draw", [
     lambda: figures.fold_counts({"plain": [0, 5, 2, 3, 2, 3, 4, 1, 1, 3], "stratified": [2] * 10}, 2.3,
                                 "snowy days in the fold", "Seattle weather, 10 folds: where the 23 snowy days land"),
-    lambda: figures.estimates(["shuffled rows", "grouped by model name", "grouped by maker"], [15.3, 14.8, 17.0],
-                              [1.7, 1.9, 3.0], "10-fold MSE of 5 nearest neighbours (mpg²), ± 1 s.e.",
-                              "the same model, three questions"),
+    lambda: figures.paired_intervals(["grouped by model name", "grouped by maker"],
+                                     [_Compared(-1.10, 0.16, -0.47), _Compared(0.22, 2.91, 1.57)],
+                                     "grouped minus shuffled: MSE per car (mpg²)",
+                                     "does grouping change the error? 95% paired intervals"),
     lambda: figures.forward_chaining(
         [(np.arange(0, 250 * i), np.arange(250 * i, 250 * i + 240)) for i in range(1, 6)],
         [18.0, 17.1, 16.4, 15.1, 15.7], [0, 365, 730, 1096, 1460],
@@ -135,7 +148,7 @@ def test_forward_chaining_draws_training_then_validation_and_scores():
     lambda: figures.one_standard_error_curve(
         [1, 2, 3], grid_search_result([30.0, 19.0, 18.8], [3.0, 2.0, 2.1], 2, 1, params=[1, 2, 3]),
         "polynomial degree", "cross-validated MSE (mpg²)", "choosing the degree by 10-fold cross-validation"),
-], ids=["fold_counts", "estimates", "forward_chaining", "one_standard_error_curve"])
+], ids=["fold_counts", "paired_intervals", "forward_chaining", "one_standard_error_curve"])
 def test_single_panel_figures_fit_a_phone(draw):
     """Shown in a 390 px phone's column, the figure needs no sideways scroll and its text stays at 8 px or more."""
     assert png_width(draw()) <= PHONE_PNG_PX
