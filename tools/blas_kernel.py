@@ -17,6 +17,9 @@ Nothing is printed (one run under the machine's own kernel, said on stderr) when
   them), and it is never changed;
 * numpy does not use OpenBLAS here (Apple's Accelerate, MKL);
 * the machine's own kernel is already the older one, and no other fits.
+
+``SECOND_BLAS_KERNEL=NAME`` (``make test SECOND_BLAS_KERNEL=Prescott``) names the
+second kernel outright, for a maintainer who knows the processor runs it.
 """
 
 from __future__ import annotations
@@ -58,6 +61,9 @@ def cpu_flags() -> set[str]:
 
 def choose() -> tuple[str, str]:
     """(kernel or "", the reason, one line)."""
+    forced = os.environ.get("SECOND_BLAS_KERNEL")
+    if forced:
+        return forced, f"SECOND_BLAS_KERNEL={forced}: the second run uses {forced}, as asked"
     preset = os.environ.get("OPENBLAS_CORETYPE")
     if preset:
         return "", (f"OPENBLAS_CORETYPE={preset} is set on this machine (some processors need it); it is kept, "
@@ -69,7 +75,7 @@ def choose() -> tuple[str, str]:
     older = OLDER.get(machine)
     if older is None:
         return "", f"no older OpenBLAS kernel is known for a {machine} machine; one run under its own ({', '.join(own)})"
-    if REPORTED_AS.get(older, older) in own:
+    if REPORTED_AS.get(older, older).lower() in {kernel.lower() for kernel in own}:  # ARM cores are reported in lower case
         second, flag = SECOND_CHOICE.get(older, ("", ""))
         if not second or flag not in cpu_flags():
             return "", f"this machine's own OpenBLAS kernel is already {older}; no other fits, so one run"

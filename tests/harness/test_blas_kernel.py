@@ -14,10 +14,12 @@ ROOT = Path(__file__).resolve().parents[2]
 TOOL = ROOT / "tools" / "blas_kernel.py"
 
 
-def run(*arguments: str, coretype: str | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
+def run(*arguments: str, coretype: str | None = None, forced: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "SECOND_BLAS_KERNEL")}
     if coretype is not None:
         env["OPENBLAS_CORETYPE"] = coretype
+    if forced is not None:
+        env["SECOND_BLAS_KERNEL"] = forced
     return subprocess.run([sys.executable, str(TOOL), *arguments], env=env, capture_output=True, text=True,
                           timeout=120)
 
@@ -34,6 +36,13 @@ def test_a_kernel_the_machine_sets_is_kept():
     assert found.returncode == 0
     assert found.stdout.strip() == ""
     assert "OPENBLAS_CORETYPE=Haswell is set" in found.stderr and "kept" in found.stderr
+
+
+def test_a_maintainer_may_name_the_second_kernel_outright():
+    found = run(coretype="Haswell", forced="Nehalem")
+    assert found.returncode == 0
+    assert found.stdout.strip() == "Nehalem"
+    assert "as asked" in found.stderr
 
 
 @pytest.mark.skipif(platform.machine().lower() not in ("x86_64", "amd64"), reason="the x86-64 choice")
