@@ -8,7 +8,7 @@
 #   make student   student edition (solutions stripped) in _build/student/
 #   make nbgrader  nbgrader course (source/<chapter>/<notebook>.ipynb) in _build/nbgrader/
 #   make bench     benchmarks -> benchmarks/RESULTS.md
-#   make text      rewrite the text pairs (text/NN_slug/*.md) of the chapter notebooks
+#   make text      rewrite the text pairs (text/NN_slug/*.md) of the chapter notebooks and instructors.md's exercise table
 #
 # Needs only Python 3.11, git and make; everything else is installed here.
 
@@ -206,6 +206,7 @@ chromium:
 # read as a diff; tests/harness/test_text_pairs.py fails when one is stale.
 text: $(STAMP)
 	$(PY) tools/text_pairs.py
+	$(PY) tools/exercise_table.py
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab chapters
