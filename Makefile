@@ -23,7 +23,7 @@ JB_FLAGS ?= --keep-going
 BOOK_CONFIG = $$(test -f _build/_config.cdn.yml && echo --config _build/_config.cdn.yml)
 
 .PHONY: help venv assets execute book strict-book pdf test test-lib test-nbval test-html test-student test-standalone test-binder binder-venv test-jupyter test-colab \
-        lab student bench clean chromium nbgrader test-nbgrader text
+        lab student bench clean chromium bubblewrap nbgrader test-nbgrader text
 
 help:
 	@sed -n '3,13p' Makefile
@@ -97,7 +97,7 @@ test: $(STAMP) assets
 	done; \
 	printf "make test: every layer passed.\n$$times"
 
-test-lib: $(STAMP)
+test-lib: $(STAMP) bubblewrap
 	$(BIN)/pytest tests/lib tests/harness -q -p no:cacheprovider -n $(JOBS)
 
 # Notebooks are stored with outputs; nbval re-runs them and compares. It runs in
@@ -133,8 +133,9 @@ test-standalone: $(STAMP)
 
 # nbgrader runs in its own venv (never in $(VENV)): generate_assignment, then
 # autograde of the solutions, the unchanged release and wrong answers, side by
-# side, and of tampered copies of chapter 1. The course grades its check cells
-# apart from the student's process (mlrefined_lib/checks/_isolated.py).
+# side, and of tampered copies and attacks on chapter 1. The course runs student
+# code only inside bubblewrap and grades its check cells apart from it
+# (mlrefined_lib/checks/_isolated.py, _sandbox.py).
 # `make test` reuses the Binder venv (requirements.txt is installed there
 # already, and nbval has finished with it) instead of building another.
 NBGRADER_VENV ?= .venv-nbgrader
@@ -144,7 +145,7 @@ $(NBGRADER_VENV)/.installed: requirements.txt pyproject.toml
 	$(NBGRADER_VENV)/bin/python -m pip install --quiet nbgrader==0.9.6 -r requirements.txt
 	@touch $@
 
-test-nbgrader: $(STAMP) $(NBGRADER_VENV)/.installed
+test-nbgrader: $(STAMP) $(NBGRADER_VENV)/.installed bubblewrap
 	$(MAKE) nbgrader
 	$(ONE_BLAS_THREAD) NBGRADER_VENV=$(CURDIR)/$(NBGRADER_VENV) JOBS=$(JOBS) $(BIN)/pytest tests/nbgrader -q -p no:cacheprovider -rs -s
 
@@ -195,6 +196,13 @@ binder-venv:
 test-binder: test-nbval
 
 # Debian's chromium for the browser test: installed when we are root.
+# The course grades student code inside bubblewrap (mlrefined_lib/checks/_sandbox.py).
+bubblewrap:
+	@if ! command -v bwrap >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Debian's bubblewrap for the grading sandbox"; \
+	    (apt-get install -y -q bubblewrap >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q bubblewrap >/dev/null)); \
+	fi
+
 chromium:
 	@if ! command -v chromium >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "Installing Debian's chromium for the browser test"; \

@@ -32,9 +32,9 @@ instead. In each notebook
 
 ``nbgrader_config.py`` replaces autograde's execution step with
 ``mlrefined_lib.checks._nbgrader.IsolatedExecute``: the check cells are decided
-in nbgrader's process, with the student's cells run in a child process
-(``mlrefined_lib/checks/_isolated.py``), and each check cell's outputs (so its
-score and its feedback) are that verdict.
+in nbgrader's process, with the student's cells run in a sandboxed child
+process (``mlrefined_lib/checks/_isolated.py``, ``_sandbox.py``), and each
+check cell's outputs (so its score and its feedback) are that verdict.
 
 Points come from the exercise's first line, for example
 ``★★ · about 20 min · 3 points`` (all for the check, or all for the answer of
@@ -84,10 +84,13 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 c.ExecutePreprocessor.timeout = 600
 c.Execute.timeout = 600
 
-# Grades the student's process cannot forge: autograde's Execute step is replaced by one that
-# decides every check cell in this process (which imports the checks now, before any student
-# code exists) while the student's cells run in a child process without write access to the
-# course; nbgrader then scores the check cells from that verdict (mlrefined_lib/checks/_nbgrader.py).
+# Grades no submission can forge: autograde's Execute step is replaced by one that starts no
+# kernel. Every student cell runs in a child process inside a sandbox (bubblewrap: another user,
+# none of the course's files, no network, no view of other processes, limits); every check cell is
+# decided in this process (which imports the checks now, before any student code exists); nbgrader
+# then scores the check cells from that verdict (mlrefined_lib/checks/_nbgrader.py). Where no
+# sandbox can start, autograde refuses; c.IsolatedExecute.without_sandbox = True grades anyway,
+# with a warning in every graded notebook.
 from mlrefined_lib.checks._nbgrader import autograde_preprocessors  # noqa: E402
 
 c.Autograde.autograde_preprocessors = autograde_preprocessors()

@@ -28,11 +28,21 @@ def main(read_fd: int, write_fd: int, scratch: str) -> None:  # pragma: no cover
         os.set_inheritable(fd, False)
     channel = _Channel(read_fd, write_fd)
     namespace = {"__name__": "__main__", "__builtins__": builtins}
+    errors: list = []
     try:
         from IPython.core.interactiveshell import InteractiveShell
 
         shell = InteractiveShell.instance()
         shell.history_manager.enabled = False
+        for name in ("nocolor", "NoColor"):       # IPython 9 names it one way, IPython 8 the other
+            try:
+                shell.colors = name
+                break
+            except Exception:  # noqa: BLE001
+                continue
+        shell.displayhook.write_output_prompt = lambda: None
+        shell._showtraceback = lambda kind, value, lines: errors.append(
+            [kind.__name__, str(value)[:2000], [str(line)[:2000] for line in lines][-40:]])
         namespace = shell.user_ns
         run_cell = lambda code: shell.run_cell(code, store_history=False)  # noqa: E731
     except Exception:  # noqa: BLE001 - without IPython, plain exec
@@ -76,6 +86,9 @@ def main(read_fd: int, write_fd: int, scratch: str) -> None:  # pragma: no cover
         if message.get("forbids"):
             forbidden = _grading._Forbidden(message["forbids"], message.get("rule", ""),
                                             getattr(function, "__globals__", {}))
+        stubs = sys.modules.get("mlrefined_lib._ruled_out")      # the sandbox's library: ruled-out functions
+        if stubs is not None and isinstance(getattr(stubs, "CALLS", None), list):
+            stubs.CALLS.clear()          # count only the calls of this function
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -89,6 +102,11 @@ def main(read_fd: int, write_fd: int, scratch: str) -> None:  # pragma: no cover
         if forbidden is not None and forbidden.calls:
             reply = {"op": "raise", "type": "CheckFailed", "base": "AssertionError", "forbidden": True,
                      "message": forbidden.message()}
+        if stubs is not None and getattr(stubs, "CALLS", None):
+            reply = {"op": "raise", "type": "CheckFailed", "base": "AssertionError", "forbidden": True,
+                     "message": (f"your function calls the library's `{str(stubs.CALLS[0])[:80]}`, which this "
+                                 f"exercise rules out ({message.get('rule', '')}): write that step yourself.")}
+            stubs.CALLS.clear()
         library = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         caught = [w for w in caught if not os.path.abspath(str(w.filename)).startswith(library)]
         reply["warnings"] = [{"type": w.category.__name__, "base": _builtin_base(w.category),
@@ -109,12 +127,18 @@ def main(read_fd: int, write_fd: int, scratch: str) -> None:  # pragma: no cover
             return
         op = message.get("op")
         if op == "run":
+            errors.clear()
             try:
                 if shell is not None:
-                    result = run_cell(message["code"])
+                    from IPython.utils.capture import capture_output
+
+                    with capture_output() as captured:
+                        result = run_cell(message["code"])
+                        images = _figures()
                     error = result.error_in_exec or result.error_before_exec
                     reply = {"op": "done", "ok": error is None,
-                             "error": None if error is None else [type(error).__name__, str(error)[:500]]}
+                             "error": None if error is None else [type(error).__name__, str(error)[:500]],
+                             "outputs": _outputs(captured, images, errors)}
                 else:
                     run_cell(message["code"])
                     reply = {"op": "done", "ok": True, "error": None}
@@ -134,6 +158,47 @@ def main(read_fd: int, write_fd: int, scratch: str) -> None:  # pragma: no cover
             channel.send(reply)
         except (ValueError, TypeError) as error:
             channel.send(failure(error))
+
+
+MAX_TEXT = 20000        # characters of a cell's printed text kept for the feedback
+MAX_IMAGES = 8
+
+
+def _figures() -> list[str]:  # pragma: no cover - runs in the child
+    """The cell's open matplotlib figures as PNG (base64), then closed (as Jupyter's inline backend does)."""
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is None:
+        return []
+    import base64
+    import io
+
+    images = []
+    for number in pyplot.get_fignums()[:MAX_IMAGES]:
+        buffer = io.BytesIO()
+        try:
+            pyplot.figure(number).savefig(buffer, format="png", dpi=72, bbox_inches="tight")
+            images.append(base64.b64encode(buffer.getvalue()).decode())
+        except Exception:  # noqa: BLE001 - a figure that cannot be drawn is left out
+            pass
+    pyplot.close("all")
+    return images
+
+
+def _outputs(captured, images: list[str], errors: list) -> list[dict]:  # pragma: no cover - runs in the child
+    """What a cell showed, as plain dicts: its printed text, displayed values and figures, its error."""
+    outputs = []
+    for name, text in (("stdout", captured.stdout), ("stderr", captured.stderr)):
+        if text:
+            outputs.append({"type": "stream", "name": name, "text": text[:MAX_TEXT]})
+    for shown in captured.outputs[:MAX_IMAGES]:
+        data = getattr(shown, "data", {}) or {}
+        if isinstance(data.get("image/png"), str):
+            outputs.append({"type": "image", "png": data["image/png"]})
+        elif isinstance(data.get("text/plain"), str):
+            outputs.append({"type": "text", "text": data["text/plain"][:MAX_TEXT]})
+    outputs += [{"type": "image", "png": png} for png in images]
+    outputs += [{"type": "error", "ename": kind, "evalue": value, "traceback": lines} for kind, value, lines in errors[:1]]
+    return outputs
 
 
 def _guard(scratch: str) -> None:  # pragma: no cover - runs in the child

@@ -1,30 +1,35 @@
-"""Grading that does not trust the student's process: the checks run here, the student's code in a child.
+"""Grading that does not trust the student's code: the checks run here, the student's cells in a sandbox.
 
 The nbgrader course (``tools/nbgrader_export.py``, :mod:`._nbgrader`) grades with
 :func:`grade_notebook`. This process imported the library and the checks before
 any student code existed. The student's notebook (every code cell but the check
-calls) runs in a child process: a fresh Python in a scratch folder, with a time
-limit, no bytecode written and an audit hook that refuses writes outside that
-folder and starting other programs. For each check call of a check cell, this
-process evaluates the call's arguments in the child (a literal is read here),
-then runs the registered check itself. The student's function that the check
-receives is a :class:`Remote`: each call sends its arguments to the child as
-tagged JSON (numbers, strings, lists, tuples, dicts, NumPy arrays and scalars,
-pandas Series and DataFrames; a function among the arguments, such as a
-gradient, becomes a call-back that the child may call in turn), and the child
-returns tagged JSON only. What comes back is parsed strictly into plain Python,
-NumPy and pandas objects made here: no pickle, no class of the student's, no
-object whose comparisons could lie. An error raised in the student's function
-comes back as its type's name, the nearest built-in exception class and its
-message, so the checks' hints (the ``NotImplementedError`` stub, a ValueError
-the exercise asks for) read as in the book. Arguments the student's function
-changed in place are written back, so the checks that look for that still do.
+calls) runs in a child process behind an operating-system wall
+(:mod:`._sandbox`: another user, none of the course's files, no network, no view
+of other processes, limits), with a time limit. The child also keeps an audit
+hook (no writing outside its folder, no other programs), which only makes
+honest mistakes fail early: it lives in the student's own process and is no
+wall. For each check call of a check cell, this process evaluates the call's
+arguments in the child (a literal is read here), then runs the registered check
+itself. The student's function that the check receives is a :class:`Remote`:
+each call sends its arguments to the child as tagged JSON (numbers, strings,
+lists, tuples, dicts, NumPy arrays and scalars, pandas Series and DataFrames; a
+function among the arguments, such as a gradient, becomes a call-back that the
+child may call in turn), and the child returns tagged JSON only, over a channel
+bounded in time and in bytes. What comes back is parsed strictly into plain
+Python, NumPy and pandas objects made here: no pickle, no class of the
+student's, no object whose comparisons could lie. An error raised in the
+student's function comes back as its type's name, the nearest built-in
+exception class and its message, so the checks' hints (the
+``NotImplementedError`` stub, a ValueError the exercise asks for) read as in the
+book. Arguments the student's function changed in place are written back, so
+the checks that look for that still do.
 
-Whatever the student's code does inside the child (replace any attribute,
-mutate any object, inspect any frame, print anything) cannot change what the
-checks here compute or decide. The library functions that an exercise rules out
-(``forbids`` of :func:`graded`) are looked for in the source of the exercise's
-solution cells here, and at run time in the child.
+Whatever the student's code does inside the child cannot change what the checks
+here compute or decide; whatever it sends costs at most its own notebook's
+points. The library functions that an exercise rules out (``forbids`` of
+:func:`graded`) are looked for in the source of the exercise's solution cells
+here, and that exercise's check is graded in a child whose library has them
+replaced by stubs from the start (:func:`._sandbox.library_copy`).
 """
 
 from __future__ import annotations
@@ -49,8 +54,10 @@ from collections.abc import Callable
 import numpy as np
 
 from ._grading import REGISTRY, CheckFailed
+from ._sandbox import HOME, Limits, Sandbox, library_copy
 
-__all__ = ["grade_notebook", "IsolatedNotebook", "Remote", "encode", "decode", "check_calls", "forbidden_uses"]
+__all__ = ["grade_notebook", "IsolatedNotebook", "Remote", "encode", "decode", "check_calls", "forbidden_uses",
+           "clean_outputs"]
 
 # Imported here, before any student code runs, because the checks import them when they run.
 _LATE_IMPORTS = ("pandas", "sklearn.preprocessing", "sklearn.neighbors", "scipy.stats", "datetime", "math")
@@ -63,7 +70,8 @@ if getattr(getattr(sys.modules.get("__main__"), "__spec__", None), "name", None)
             pass
 
 MAX_DEPTH = 64
-MAX_MESSAGE = 1 << 30
+MAX_MESSAGE = 64 << 20        # bytes of one message from the child
+MAX_TOTAL = 1 << 30           # bytes of all the messages of one child
 _DTYPE = re.compile(r"^[<>|=]?[biufcmMU]\d+(\[[a-zA-Z0-9]+\])?$")
 _INT = re.compile(r"^-?\d+$")
 
@@ -286,40 +294,70 @@ def _decode_array(obj, remote, depth) -> np.ndarray:
 
 
 class _Channel:
-    """Newline-separated JSON messages over two pipes; a call waits for its answer, serving call-backs meanwhile."""
+    """Newline-separated JSON messages over two pipes; a call waits for its answer, serving call-backs meanwhile.
+
+    Bounded both ways in time (``deadline``: a child that stops reading or writing costs its
+    notebook the rest of the time limit, never more) and, on the reading side, in size: a message
+    longer than ``MAX_MESSAGE`` bytes, or more than ``MAX_TOTAL`` bytes in all, is refused before
+    any of it is parsed.
+    """
 
     def __init__(self, read_fd: int, write_fd: int, deadline: float | None = None):
         self.read_fd, self.write_fd, self.deadline = read_fd, write_fd, deadline
-        self.buffer = b""
+        self.buffer = bytearray()
+        self.received = 0
         self.functions: list[Callable] = []
+        if deadline is not None:
+            os.set_blocking(write_fd, False)
 
     def register(self, function: Callable) -> int:
         self.functions.append(function)
         return len(self.functions) - 1
 
+    def _left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise ChildGone("time limit")
+        return left
+
     def send(self, message: dict) -> None:
         data = json.dumps(message, allow_nan=False, separators=(",", ":")).encode() + b"\n"
         view = memoryview(data)
         while view:
+            left = self._left()
+            if left is not None and not select.select([], [self.write_fd], [], left)[1]:
+                raise ChildGone("time limit")
             try:
-                written = os.write(self.write_fd, view)
-            except (BrokenPipeError, OSError):
+                written = os.write(self.write_fd, view[: 1 << 16])
+            except BlockingIOError:
+                continue
+            except OSError:
                 raise ChildGone("the other side closed the channel") from None
             view = view[written:]
 
     def receive(self) -> dict:
-        while b"\n" not in self.buffer:
-            if self.deadline is not None:
-                left = self.deadline - time.monotonic()
-                if left <= 0 or not select.select([self.read_fd], [], [], left)[0]:
-                    raise ChildGone("time limit")
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                break
+            if len(self.buffer) > MAX_MESSAGE:
+                raise ProtocolError(f"a message is longer than {MAX_MESSAGE >> 20} MiB")
+            left = self._left()
+            if left is not None and not select.select([self.read_fd], [], [], left)[0]:
+                raise ChildGone("time limit")
             chunk = os.read(self.read_fd, 1 << 20)
             if not chunk:
                 raise ChildGone("the other side closed the channel")
+            self.received += len(chunk)
+            if self.received > MAX_TOTAL:
+                raise ProtocolError(f"the messages add up to more than {MAX_TOTAL >> 20} MiB")
             self.buffer += chunk
-            if len(self.buffer) > MAX_MESSAGE:
-                raise ProtocolError("a message is too long")
-        line, self.buffer = self.buffer.split(b"\n", 1)
+        if end > MAX_MESSAGE:
+            raise ProtocolError(f"a message is longer than {MAX_MESSAGE >> 20} MiB")
+        line = bytes(self.buffer[:end])
+        del self.buffer[: end + 1]
         try:
             message = json.loads(line, parse_constant=_no_constant)
         except (ValueError, RecursionError):
@@ -391,19 +429,36 @@ class Remote:
 class IsolatedNotebook:
     """A child process that runs a student's notebook cells and calls its functions on request."""
 
-    def __init__(self, *, timeout: float = 600.0, cwd: str | None = None, python: str | None = None):
-        self.scratch = tempfile.mkdtemp(prefix="isolated-grading-")
-        self.timeout = timeout
+    def __init__(self, *, timeout: float = 600.0, cwd: str | None = None, python: str | None = None,
+                 forbids=(), sandbox: bool = True):
+        self.timeout, self.box = timeout, None
+        python = python or sys.executable
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
-        env = {key: value for key, value in os.environ.items()
-               if key in ("PATH", "LANG", "LC_ALL", "HOME", "SYSTEMROOT", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
-        env.update(MPLBACKEND="Agg", MPLCONFIGDIR=self.scratch, IPYTHONDIR=self.scratch, TMPDIR=self.scratch, PYTHONDONTWRITEBYTECODE="1",
-                   PYTHONHASHSEED="0")
-        self.process = subprocess.Popen(
-            [python or sys.executable, "-I", "-m", _CHILD, str(to_child_r), str(from_child_w), self.scratch],
-            cwd=cwd or self.scratch, env=env, pass_fds=(to_child_r, from_child_w),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if sandbox:
+            self.box = Sandbox(library=library_copy(forbids), files=cwd, python=python,
+                               limits=Limits(cpu_seconds=int(timeout) + 60))
+            command = self.box.command([python, "-I", "-m", _CHILD, str(to_child_r), str(from_child_w), HOME])
+            env, start, folder = self.box.environment(), self.box.limit, None
+        else:       # the instructor chose to grade without a sandbox: a plain child (see _nbgrader)
+            self.scratch = tempfile.mkdtemp(prefix="isolated-grading-")
+            command = [python, "-I", "-m", _CHILD, str(to_child_r), str(from_child_w), self.scratch]
+            env = {key: value for key, value in os.environ.items()
+                   if key in ("PATH", "LANG", "LC_ALL", "HOME", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
+            env.update(MPLBACKEND="Agg", MPLCONFIGDIR=self.scratch, IPYTHONDIR=self.scratch, TMPDIR=self.scratch,
+                       PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0")
+            start, folder = None, cwd or self.scratch
+        env["MPLBACKEND"] = "Agg"
+        try:
+            self.process = subprocess.Popen(
+                command, cwd=folder, env=env, pass_fds=(to_child_r, from_child_w), preexec_fn=start,
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except BaseException:
+            for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
+                os.close(fd)
+            if self.box is not None:
+                self.box.close()
+            raise
         os.close(to_child_r)
         os.close(from_child_w)
         self.channel = _Channel(from_child_r, to_child_w, deadline=time.monotonic() + timeout)
@@ -416,13 +471,17 @@ class IsolatedNotebook:
 
     # the lifetime of the child
     def close(self) -> None:
+        """Kill the child and everything it started (the sandbox's process namespace ends with it)."""
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait()
         for fd in (self.channel.read_fd, self.channel.write_fd):
             with contextlib.suppress(OSError):
                 os.close(fd)
-        shutil.rmtree(self.scratch, ignore_errors=True)
+        if self.box is not None:
+            self.box.close()
+        else:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
     def __enter__(self):
         return self
@@ -655,8 +714,9 @@ class Verdict(dict):
 
 
 def grade_notebook(cells: list[dict], *, timeout: float = 600.0, cwd: str | None = None,
-                   python: str | None = None, is_check: Callable | None = None) -> dict:
-    """Grade a notebook's check cells in this process, its other code in a child; ``{index: Verdict}``.
+                   python: str | None = None, is_check: Callable | None = None, sandbox: bool = True,
+                   outputs: dict | None = None) -> dict:
+    """Grade a notebook's check cells in this process, its other code in a sandboxed child; ``{index: Verdict}``.
 
     ``cells`` are the notebook's cells as dicts (``cell_type``, ``source``, ``metadata``). A check cell
     is a code cell that calls a check (see :func:`check_calls`); with nbgrader metadata, the solution
@@ -664,30 +724,141 @@ def grade_notebook(cells: list[dict], *, timeout: float = 600.0, cwd: str | None
     puts them back before grading). Every other code cell runs in the child, in order; a check cell's
     statements that call no check run there too. ``is_check(index, cell)`` says which cells are graded
     check cells (by default, every cell that calls a check).
+
+    A check cell whose checks rule out library functions (``forbids``) is graded in a child of its
+    own, whose library has those functions replaced by stubs (:func:`._sandbox.library_copy`) from
+    before the first cell runs: the notebook's cells up to it run there again. ``outputs``, if given,
+    receives each code cell's outputs in the main child (see :func:`clean_outputs`). ``cwd`` is the
+    folder whose files the child finds in its working directory; ``sandbox=False`` runs the child
+    without the operating-system wall (the instructor's explicit choice; see :mod:`._nbgrader`), with
+    every check in that one child, where a call of a ruled-out function is refused while the check
+    runs (a guard in the student's own process, which a determined student gets round).
+    Nothing the child does makes this function raise: a child that hangs, crashes or sends nonsense
+    fails the checks still to run, with a message that says so.
     """
-    verdicts = {}
+    verdicts: dict[int, Verdict] = {}
     sources = [_source(c) for c in cells if c.get("cell_type") == "code"]
     modules, names = _mlrefined_aliases(sources)
     modules.add("ml")
-    previous_check = -1
-    with IsolatedNotebook(timeout=timeout, cwd=cwd, python=python) as child:
-        for index, cell in enumerate(cells):
-            if cell.get("cell_type") != "code":
-                continue
-            source = _source(cell)
-            try:
-                statements = check_calls(source)
-            except SyntaxError:
-                statements = []
-            if not any(name for _, name in statements) or (is_check is not None and not is_check(index, cell)):
+    graded, forbids = {}, {}
+    for index, cell in enumerate(cells):
+        if cell.get("cell_type") != "code":
+            continue
+        try:
+            statements = check_calls(_source(cell))
+        except SyntaxError:
+            continue
+        if any(name for _, name in statements) and (is_check is None or is_check(index, cell)):
+            graded[index] = statements
+            forbids[index] = tuple(sorted({f for _, name in statements if name and name in REGISTRY
+                                           for f in REGISTRY[name].forbids})) if sandbox else ()
+    solutions, previous = {}, -1
+    for index in graded:
+        solutions[index] = "\n\n".join(_source(c) for c in cells[previous + 1:index]
+                                        if c.get("cell_type") == "code" and _is_solution(c))
+        previous = index
+    options = dict(timeout=timeout, cwd=cwd, python=python, sandbox=sandbox)
+    main_failure = None
+    try:
+        with IsolatedNotebook(**options) as child:
+            for index, cell in enumerate(cells):
+                if cell.get("cell_type") != "code":
+                    continue
+                source = _source(cell)
+                if index in graded and not forbids[index]:
+                    verdicts[index] = _grade_safely(child, source, graded[index], solutions[index], modules, names)
+                    continue
+                if index in graded:          # graded in its own child below; its other statements run here
+                    source = _without_checks(source, graded[index])
                 with contextlib.suppress(CheckFailed):
-                    child.run(source)
+                    done = child.run(source)
+                    if outputs is not None:
+                        outputs[index] = clean_outputs(done.get("outputs"))
+            main_failure = child.dead
+    except Exception as error:  # noqa: BLE001 - the grading of this notebook fails, never the next one's
+        main_failure = f"the grader could not run the notebook ({type(error).__name__}: {error})"
+    for index in graded:
+        if index in verdicts:
+            continue
+        if main_failure is not None:
+            verdicts[index] = Verdict(passed=False, output="",
+                                      error=("CheckFailed", f"{main_failure}, so this check could not run."))
+            continue
+        try:
+            with IsolatedNotebook(forbids=forbids[index], **options) as child:
+                for before, cell in enumerate(cells[:index]):
+                    if cell.get("cell_type") == "code":
+                        source = _source(cell)
+                        if before in graded:
+                            source = _without_checks(source, graded[before])
+                        with contextlib.suppress(CheckFailed):
+                            child.run(source)
+                verdicts[index] = _grade_safely(child, _source(cells[index]), graded[index], solutions[index],
+                                                modules, names)
+        except Exception as error:  # noqa: BLE001
+            verdicts[index] = Verdict(passed=False, output="", error=(
+                "CheckFailed", f"the grader could not run this check ({type(error).__name__}: {error})."))
+    for index in graded:
+        if index not in verdicts:
+            verdicts[index] = Verdict(passed=False, output="", error=("CheckFailed", "this check did not run."))
+    return dict(sorted(verdicts.items()))
+
+
+def _without_checks(source: str, statements) -> str:
+    """A check cell's source without its check calls and its grading imports (``pass`` if nothing is left)."""
+    kept = [ast.get_source_segment(source, s) or ast.unparse(s) for s, name in statements
+            if name is None and not _is_grading_import(s)]
+    return "\n".join(kept) or "pass"
+
+
+def _grade_safely(child, source, statements, solution, modules, names) -> "Verdict":
+    try:
+        return _grade_cell(child, source, statements, solution, modules, names)
+    except Exception as error:  # noqa: BLE001 - whatever came back from the child, this cell only fails
+        return Verdict(passed=False, output="", error=(
+            "CheckFailed", f"the grader could not finish this check ({type(error).__name__}: {error})."))
+
+
+MAX_OUTPUT_TEXT = 20000
+MAX_PNG = 2 << 20
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _text(value, limit: int = MAX_OUTPUT_TEXT) -> str:
+    return _ANSI.sub("", value[:limit])
+
+
+def clean_outputs(raw) -> list[dict]:
+    """A cell's outputs as the child reported them, kept only in the expected shape and size.
+
+    Each is ``{"type": "stream", "name": "stdout"|"stderr", "text"}``, ``{"type": "text", "text"}``,
+    ``{"type": "image", "png"}`` (base64 of a PNG file) or ``{"type": "error", "ename", "evalue",
+    "traceback"}``; anything else is dropped, long text is cut.
+    """
+    kept = []
+    if type(raw) is not list:
+        return kept
+    for item in raw[:20]:
+        if type(item) is not dict:
+            continue
+        kind = item.get("type")
+        if kind == "stream" and item.get("name") in ("stdout", "stderr") and type(item.get("text")) is str:
+            kept.append({"type": "stream", "name": item["name"], "text": _text(item["text"])})
+        elif kind == "text" and type(item.get("text")) is str:
+            kept.append({"type": "text", "text": _text(item["text"])})
+        elif kind == "image" and type(item.get("png")) is str and len(item["png"]) <= MAX_PNG:
+            try:
+                data = base64.b64decode(item["png"].encode("ascii"), validate=True)
+            except (ValueError, UnicodeEncodeError):
                 continue
-            solutions = [_source(c) for c in cells[previous_check + 1:index]
-                         if c.get("cell_type") == "code" and _is_solution(c)]
-            previous_check = index
-            verdicts[index] = _grade_cell(child, source, statements, "\n\n".join(solutions), modules, names)
-    return verdicts
+            if data.startswith(b"\x89PNG\r\n\x1a\n"):
+                kept.append({"type": "image", "png": item["png"]})
+        elif kind == "error" and type(item.get("ename")) is str and type(item.get("evalue")) is str:
+            lines = item.get("traceback")
+            lines = [_text(line, 2000) for line in lines[:40] if type(line) is str] if type(lines) is list else []
+            kept.append({"type": "error", "ename": _text(item["ename"], 200), "evalue": _text(item["evalue"], 2000),
+                         "traceback": lines})
+    return kept
 
 
 def _source(cell: dict) -> str:

@@ -1,4 +1,4 @@
-"""nbgrader's autograde step with the checks' outcomes decided by the isolated grader (:mod:`._isolated`).
+"""nbgrader's autograde step, with every cell of a submission run behind an operating-system wall.
 
 The course that ``tools/nbgrader_export.py`` writes sets, in its ``nbgrader_config.py``::
 
@@ -6,17 +6,21 @@ The course that ``tools/nbgrader_export.py`` writes sets, in its ``nbgrader_conf
     c.Autograde.autograde_preprocessors = autograde_preprocessors()
 
 which is nbgrader's own list with its ``Execute`` step replaced by :class:`IsolatedExecute`. That step
+never starts a Jupyter kernel. It grades the notebook with :func:`._isolated.grade_notebook`: the
+checks run in nbgrader's process (which imported them with this module, before any student code
+existed); every cell of the student's notebook runs in a child process inside a sandbox
+(:mod:`._sandbox`), which sees no file of the course and no other process. Then
 
-1. grades the notebook with :func:`._isolated.grade_notebook`: the checks run in nbgrader's process
-   (which imported them with this module, before any student code existed), the student's cells in
-   a child process;
-2. runs nbgrader's own execution (the student's notebook in a kernel, for the outputs an instructor
-   and the feedback show), with each graded check cell's check calls left out (the rest of the
-   cell runs);
-3. puts each graded check cell's source back and replaces its outputs with the isolated verdict:
-   what the check printed when it passed, or one ``CheckFailed: ...`` line (or the student's error)
-   when it failed. nbgrader's ``SaveAutoGrades`` then scores the cell from those outputs alone, so
-   the gradebook's code scores are the isolated grader's.
+1. each code cell's outputs become what the cell printed, displayed and raised in the sandbox (text,
+   figures as PNG, the error), which the feedback shows;
+2. each graded check cell's outputs are replaced by the verdict: what the check printed when it
+   passed, or one ``CheckFailed: ...`` line (or the student's error) when it failed. nbgrader's
+   ``SaveAutoGrades`` then scores the cell from those outputs alone, so the gradebook's code scores
+   are the isolated grader's.
+
+Where no sandbox can start (no bubblewrap, no user namespaces), the step refuses to grade, and the
+log says why. ``c.IsolatedExecute.without_sandbox = True`` grades anyway, in a plain child process;
+every notebook graded so then opens with a warning cell, which the feedback shows.
 
 This module needs nbgrader; nothing else in the library imports it.
 """
@@ -27,25 +31,21 @@ import ast
 
 import nbformat
 from nbgrader.preprocessors import Execute
+from traitlets import Bool
 
 from ._isolated import check_calls, grade_notebook
+from ._sandbox import SandboxUnavailable, availability
 
-__all__ = ["IsolatedExecute", "autograde_preprocessors"]
+WITHOUT_SANDBOX = ("**Graded without a sandbox.** The instructor graded this notebook with the course's "
+                   "sandbox turned off (`without_sandbox`): the student's code ran with the grader's "
+                   "rights, so these grades are only as trustworthy as that code.")
+
+__all__ = ["IsolatedExecute", "autograde_preprocessors", "WITHOUT_SANDBOX"]
 
 
 def _graded_check_cell(cell) -> bool:
     meta = cell.metadata.get("nbgrader", {})
     return cell.cell_type == "code" and bool(meta.get("grade")) and not meta.get("solution")
-
-
-def _without_check_calls(source: str) -> str:
-    """``source`` with its check-call statements left out (``pass`` if nothing is left)."""
-    try:
-        statements = check_calls(source)
-    except SyntaxError:
-        return source
-    kept = [ast.get_source_segment(source, s) or ast.unparse(s) for s, name in statements if name is None]
-    return "\n".join(kept) or "pass"
 
 
 def verdict_outputs(verdict: dict) -> list:
@@ -64,28 +64,65 @@ def verdict_outputs(verdict: dict) -> list:
     return outputs
 
 
+def cell_outputs(outputs: list[dict], count: int) -> list:
+    """nbformat outputs from the sandbox's (already checked) outputs of one cell."""
+    made = []
+    for item in outputs:
+        if item["type"] == "stream":
+            made.append(nbformat.v4.new_output("stream", name=item["name"], text=item["text"]))
+        elif item["type"] == "text":
+            made.append(nbformat.v4.new_output("display_data", data={"text/plain": item["text"]}))
+        elif item["type"] == "image":
+            made.append(nbformat.v4.new_output("display_data", data={"image/png": item["png"],
+                                                                    "text/plain": "<Figure>"}))
+        elif item["type"] == "error":
+            made.append(nbformat.v4.new_output("error", ename=item["ename"], evalue=item["evalue"],
+                                               traceback=item["traceback"] or [f"{item['ename']}: {item['evalue']}"]))
+    return made
+
+
 class IsolatedExecute(Execute):
-    """nbgrader's Execute, with the graded check cells decided by the isolated grader."""
+    """nbgrader's Execute, replaced: every cell runs in the sandbox, the check cells are decided here."""
+
+    without_sandbox = Bool(False, help="Grade even where no sandbox can start (the student's code then runs "
+                                       "with the grader's rights); every such notebook opens with a warning.").tag(config=True)
 
     def preprocess(self, nb, resources):
+        sandbox = True
+        usable, why = availability()
+        if not usable:
+            if not self.without_sandbox:
+                raise SandboxUnavailable(
+                    f"no sandbox can start on this machine, so the course will not run student code: {why}. "
+                    "See instructors.md; c.IsolatedExecute.without_sandbox = True grades without one.")
+            self.log.warning("Grading WITHOUT a sandbox (%s)", why)
+            sandbox = False
         cells = [{"cell_type": c.cell_type, "source": c.source, "metadata": {"nbgrader": dict(c.metadata.get("nbgrader", {}))}}
                  for c in nb.cells]
         graded = {i for i, c in enumerate(nb.cells) if _graded_check_cell(c)}
         timeout = self.timeout if isinstance(self.timeout, (int, float)) and self.timeout > 0 else 600
-        verdicts = grade_notebook(cells, timeout=float(timeout), is_check=lambda index, cell: index in graded)
-        saved = {}
-        for index in verdicts:
-            saved[index] = nb.cells[index].source
-            nb.cells[index].source = _without_check_calls(saved[index])
-        try:
-            nb, resources = super().preprocess(nb, resources)
-        finally:
-            for index, source in saved.items():
-                nb.cells[index].source = source
-        for index, verdict in verdicts.items():
-            nb.cells[index].outputs = verdict_outputs(verdict)
+        folder = resources.get("metadata", {}).get("path") or None
+        outputs: dict[int, list] = {}
+        verdicts = grade_notebook(cells, timeout=float(timeout), is_check=lambda index, cell: index in graded,
+                                  cwd=folder, sandbox=sandbox, outputs=outputs)
+        count = 0
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            count += 1
+            cell.execution_count = count
+            if index in verdicts:
+                cell.outputs = verdict_outputs(verdicts[index])
+            elif index in outputs:
+                cell.outputs = cell_outputs(outputs[index], count)
+            else:
+                cell.outputs = [nbformat.v4.new_output("stream", name="stderr",
+                                                       text="(not run: the notebook stopped before this cell)\n")]
+        if not sandbox:
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell(WITHOUT_SANDBOX))
         passed = sum(v["passed"] for v in verdicts.values())
-        self.log.info("Isolated grading: %d of %d check cells passed", passed, len(verdicts))
+        self.log.info("Isolated grading%s: %d of %d check cells passed", "" if sandbox else " (NO SANDBOX)",
+                      passed, len(verdicts))
         return nb, resources
 
 

@@ -54,7 +54,8 @@ def contract_verdicts():
             cells.append(code(f"student = {student}", solution=True))
             cells.append(check_cell(name))
             expected[len(cells) - 1] = (name, variant)
-    verdicts = grade_notebook(cells, timeout=600)
+    # the checks' contracts through the channel; the sandbox itself is tests/lib/test_grading_sandbox.py's
+    verdicts = grade_notebook(cells, timeout=600, sandbox=False)
     return {expected[i]: v for i, v in verdicts.items()}
 
 

@@ -20,10 +20,18 @@ the module, the name `checks` rebound, `np.allclose` replaced, the checks'
 registry changed in place, what the check cells import replaced, NumPy's
 private comparison helpers replaced, the answer read from the check's own
 frames, the check's failure swallowed by an exception handler). Each must earn
-no code point, and the check cell must show the isolated grader's hint.
+no code point, and the check cell must show the isolated grader's hint. In
+the same call it autogrades attacks on the grader itself (``ATTACKS``: the
+gradebook, the course's files and notebooks, other processes, a shell, the
+ruled-out functions reached at run time, the channel forged, flooded and left
+hanging, a fork bomb, a memory hog), each between an honest submission and a
+wrong one; none may earn a point or print "BREACH", the controls must score as
+they should, and the course's files and stored cells must be unchanged. Last,
+it autogrades on a machine where no sandbox can start (``MLREFINED_BWRAP``
+names no program): autograde refuses, and grades with a warning only when told.
 
 The course grades with mlrefined_lib/checks/_isolated.py (the checks run in
-nbgrader's process, the student's cells in a child). With
+nbgrader's process, the student's cells in a sandboxed child, _sandbox.py). With
 NBGRADER_WITHOUT_ISOLATION=1 the test removes that from the course's
 nbgrader_config.py, so the checks run in the student's kernel as nbgrader
 alone would run them: the tampering tests then fail (that is how one sees that
@@ -212,8 +220,8 @@ def test_every_exercise_states_difficulty_time_and_points(book_path):
 # ------------------------------------------------------------------ real nbgrader
 
 
-def nbgrader(course: Path, *args: str, timeout: int = 900) -> subprocess.Popen:
-    env = dict(os.environ, PATH=f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
+def nbgrader(course: Path, *args: str, env: dict | None = None) -> subprocess.Popen:
+    env = dict(os.environ, **(env or {}), PATH=f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
     env.pop("PYTHONPATH", None)
     env.pop("JUPYTER_PATH", None)
     return subprocess.Popen([str(VENV / "bin" / "nbgrader"), *args], cwd=course, env=env, text=True,
@@ -387,11 +395,217 @@ CHEATS = {
 }
 
 
+# Attacks on the grader itself, each written only in the student's own cells (the solution cell of the
+# tampered exercise, and for some a cell the student adds before it). Each runs when its cell runs,
+# then leaves the stub in place (or a wrong function); it prints "BREACH: ..." if a step that the
+# sandbox must stop succeeds. COURSE is the course folder's absolute path (an attacker may know it).
+ATTACK_PRELUDE = "import glob, os, signal, sys\nCOURSE = {course!r}\n"
+ATTACKS = {
+    # write scores into the gradebook, zero another student's, rewrite the stored check cells
+    "attack-gradebook": """
+import sqlite3
+for path in [COURSE + "/gradebook.db", "../../../gradebook.db", *glob.glob("/**/gradebook.db", recursive=True)]:
+    if os.path.exists(path):
+        try:
+            db = sqlite3.connect(path)
+            db.execute("UPDATE grade SET manual_score = 99, extra_credit = 99")
+            db.execute("UPDATE source_cell SET source = 'pass'")
+            db.commit()
+            print("BREACH: wrote into", path)
+        except Exception as error:
+            print("gradebook refused:", type(error).__name__)
+""",
+    # the course's files: its config (also through readline, which raises no audit event), the
+    # instructor's source notebook (its solutions), other students' submissions
+    "attack-course-files": """
+import readline
+for path in [COURSE + "/nbgrader_config.py", "../../../nbgrader_config.py"]:
+    try:
+        readline.write_history_file(path)
+        print("BREACH: readline wrote", path)
+    except Exception:
+        pass
+    try:
+        with open(path, "a") as handle:
+            handle.write("c.Autograde.autograde_preprocessors = []\\n")
+        print("BREACH: appended to", path)
+    except Exception:
+        pass
+for path in glob.glob(COURSE + "/source/**/*.ipynb", recursive=True) + glob.glob(COURSE + "/submitted/**/*.ipynb", recursive=True):
+    print("BREACH: can see", path)
+for folder, _, files in os.walk("/"):
+    if folder.startswith(("/proc", "/sys", "/usr", "/dev", sys.prefix, sys.base_prefix)):
+        continue
+    for file in files:
+        if file.endswith(".ipynb"):
+            print("BREACH: a notebook at", os.path.join(folder, file))
+""",
+    # other processes: the grader's memory, signals to everything visible (also by pidfd)
+    "attack-processes": """
+mine = os.getpid()
+for entry in os.listdir("/proc"):
+    if entry.isdigit() and int(entry) != mine:
+        pid = int(entry)
+        try:
+            with open(f"/proc/{{pid}}/mem", "rb") as handle:
+                handle.read(1)
+            print("BREACH: read the memory of", pid)
+        except Exception:
+            pass
+        try:
+            os.kill(pid, signal.SIGKILL)
+            print("BREACH: killed", pid)
+        except Exception:
+            pass
+        try:
+            signal.pidfd_send_signal(os.pidfd_open(pid), signal.SIGKILL)
+            print("BREACH: pidfd-killed", pid)
+        except Exception:
+            pass
+""",
+    # empty the child's own guard (an audit hook in its own process), then a shell writes into the
+    # course and signals every process it may
+    "attack-shell": """
+import gc
+for thing in gc.get_objects():
+    if isinstance(thing, set) and "subprocess.Popen" in thing:
+        thing.clear()
+import subprocess
+subprocess.run(["/bin/sh", "-c", f"echo pwned > {{COURSE}}/pwned; kill -9 1"], capture_output=True)
+if os.path.exists(COURSE + "/pwned"):
+    print("BREACH: the shell wrote into the course")
+""",
+    # a ruled-out function kept, built at run time, reached through a private class, a reload, the checks
+    "attack-forbidden-default": """
+import mlrefined_lib
+
+
+def {name}(x, y, w, _cost=getattr(mlrefined_lib, "least" + "_squares")):
+    return _cost(x, y).gradient(w)
+""",
+    "attack-forbidden-private": """
+import importlib
+
+import mlrefined_lib.costs
+
+
+def {name}(x, y, w):
+    costs = importlib.reload(mlrefined_lib.costs)
+    return getattr(costs, "_Least" + "Squares")(x, y).gradient(w)
+""",
+    "attack-forbidden-checks": """
+def {name}(x, y, w):
+    import importlib
+
+    chapter = importlib.import_module("mlrefined_lib.checks.ch01_gradient_" + "descent")
+    return getattr(chapter, "least" + "_squares")(x, y).gradient(w)
+""",
+    # the channel to the grader: a forged answer, one endless line, a forged answer and then silence
+    "attack-channel-forged": """
+for fd in range(3, 64):
+    try:
+        os.write(fd, b'{{"op":"done","ok":true,"error":null}}\\n{{"op":"value","value":{{"t":"none"}}}}\\n')
+    except OSError:
+        pass
+""",
+    "attack-channel-flood": """
+block = b"x" * (1 << 20)
+for fd in range(3, 64):
+    try:
+        for _ in range(200):
+            os.write(fd, block)
+    except OSError:
+        pass
+""",
+    "attack-channel-hang": """
+import time
+
+for fd in range(3, 64):
+    try:
+        os.write(fd, b'{{"op":"done","ok":true,"error":null}}\\n')
+    except OSError:
+        pass
+time.sleep(10**6)
+""",
+    # resources: processes, memory
+    "attack-fork-bomb": """
+import gc
+for thing in gc.get_objects():
+    if isinstance(thing, set) and "os.fork" in thing:
+        thing.clear()
+children = 0
+try:
+    while True:
+        if os.fork() == 0:
+            import time
+            time.sleep(10**6)
+        children += 1
+except OSError as error:
+    print("fork stopped after", children, "children:", type(error).__name__)
+if children > 200:
+    print("BREACH: started", children, "processes")
+""",
+    "attack-memory": """
+try:
+    hog = bytearray(20 << 30)
+    print("BREACH: 20 GiB allocated")
+except MemoryError:
+    print("memory refused")
+""",
+}
+#: the attacks that add a cell of their own before the solution cell (kept from an earlier cell)
+ATTACK_CELLS = {
+    "attack-forbidden-kept": ("import mlrefined_lib as _library\n_kept = (_library.least_squares, _library.gradient_descent)\n",
+                              "def {name}(x, y, w):\n    return _kept[0](x, y).gradient(w)\n"),
+}
+
+
+def _course_files(course: Path) -> dict:
+    """Every file of the course but the gradebook and the autograded folder, with its content's hash."""
+    import hashlib
+
+    return {str(p.relative_to(course)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(course.rglob("*"))
+            if p.is_file() and p.name != "gradebook.db" and "autograded" not in p.relative_to(course).parts
+            and "feedback" not in p.relative_to(course).parts}
+
+
+STORED_CELLS = """
+import json, sqlite3, sys
+db = sqlite3.connect("gradebook.db")
+rows = db.execute("SELECT name, source, checksum FROM source_cell ORDER BY name").fetchall()
+extra = db.execute("SELECT COUNT(*) FROM grade WHERE manual_score IS NOT NULL OR extra_credit IS NOT NULL").fetchone()
+json.dump({"cells": rows, "manual_or_extra": extra[0]}, sys.stdout)
+"""
+
+
+def _stored(course: Path) -> dict:
+    return json.loads(subprocess.run([str(VENV / "bin" / "python"), "-c", STORED_CELLS], cwd=course, check=True,
+                                     text=True, capture_output=True).stdout)
+
+
+def _sandbox_processes() -> list[str]:
+    """Processes of the sandboxes' user ids (600000 and up) still alive."""
+    left = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            uid = int(next(line for line in status.read_text().splitlines() if line.startswith("Uid:")).split()[1])
+        except (OSError, StopIteration, ValueError):
+            continue
+        if uid >= 600000:
+            left.append(f"{status.parent.name} (uid {uid})")
+    return left
+
+
 @pytest.fixture(scope="module")
 def tampered(released, course, tmp_path_factory):
-    """Autograde the tampered submissions, in one call (its tests come last: the cores are shared)."""
+    """Autograde the cheats and attacks in one call, each between an honest submission and a wrong one.
+
+    Students are named so that nbgrader takes them in this order: honest, attack, wrong, attack,
+    honest, ...: every attack sits between an honest submission and a wrong one (its tests come
+    last: the cores are shared)."""
     notebook = next(p for p in BOOK_NOTEBOOKS if p.parent.name == TAMPERED_CHAPTER)
     release = nbformat.read(course / "release" / TAMPERED_CHAPTER / notebook.name, 4)
+    source = nbformat.read(course / "source" / TAMPERED_CHAPTER / notebook.name, 4)
     ids = [c.metadata.get("nbgrader", {}).get("grade_id") for c in release.cells]
     check_id = next(i for i, c in zip(ids, release.cells) if i and i.startswith("check-") and f'"{TAMPERED_CHECK}"' in c.source)
     solution_id = "code-" + check_id[len("check-"):]
@@ -400,27 +614,140 @@ def tampered(released, course, tmp_path_factory):
     name = re.search(r"^def (\w+)\(", solution.source, re.M)[1]
     copy = tmp_path_factory.mktemp("tampered") / "course"
     shutil.copytree(course, copy)
+    with open(copy / "nbgrader_config.py", "a") as config:
+        config.write("\n# (test) a shorter time limit, so that the attacks that hang cost less\n"
+                     "c.IsolatedExecute.timeout = 20\n")
+    prelude = ATTACK_PRELUDE.format(course=str(copy))
+    submissions = {}
     for student, (cheat, _) in CHEATS.items():
         submission = nbformat.from_dict(release)
         submission.cells[ids.index(solution_id)].source = cheat(solution.source, name)
+        submissions[student] = submission
+    for student, attack in ATTACKS.items():
+        submission = nbformat.from_dict(release)
+        submission.cells[ids.index(solution_id)].source = solution.source + "\n" + prelude + attack.format(name=name)
+        submissions[student] = submission
+    for student, (kept, function) in ATTACK_CELLS.items():
+        submission = nbformat.from_dict(release)
+        submission.cells[ids.index(solution_id)].source = function.format(name=name)
+        submission.cells.insert(ids.index(solution_id), nbformat.v4.new_code_cell(kept))
+        submissions[student] = submission
+    order = {}
+    for number, student in enumerate(sorted(submissions)):      # control, attack, control, attack, ...
+        kind = ("honest", "wrong")[number % 2]
+        order[f"s{2 * number:03d}-{kind}"] = nbformat.from_dict(source) if kind == "honest" else wrong_answers(source)
+        order[f"s{2 * number + 1:03d}-{student}"] = submissions[student]
+    kind = ("honest", "wrong")[len(submissions) % 2]
+    order[f"s{2 * len(submissions):03d}-{kind}"] = nbformat.from_dict(source) if kind == "honest" else wrong_answers(source)
+    for student, submission in order.items():
         target = copy / "submitted" / student / TAMPERED_CHAPTER / notebook.name
         target.parent.mkdir(parents=True)
         nbformat.write(submission, target)
+    before, stored_before = _course_files(copy), _stored(copy)
     started = time.perf_counter()
-    finish(nbgrader(copy, "autograde", TAMPERED_CHAPTER), "nbgrader autograde of the tampered submissions")
-    print(f"\nnbgrader: autograde of {len(CHEATS)} tampered submissions {time.perf_counter() - started:.0f} s")
-    outputs = {}
-    for student in CHEATS:
+    output = finish(nbgrader(copy, "autograde", TAMPERED_CHAPTER), "nbgrader autograde of the tampered submissions",
+                    timeout=1800)
+    seconds = time.perf_counter() - started
+    print(f"\nnbgrader: autograde of {len(order)} submissions ({len(submissions)} tampered) {seconds:.0f} s")
+    outputs, shown = {}, {}
+    for student in order:
         done = nbformat.read(copy / "autograded" / student / TAMPERED_CHAPTER / notebook.name, 4)
         outputs[student] = "\n".join(o.get("evalue", "") + o.get("text", "") for c in done.cells
                                      if c.metadata.get("nbgrader", {}).get("grade_id") == check_id for o in c.outputs)
-    return {"grades": grades(copy), "check_id": check_id, "outputs": outputs}
+        shown[student] = "\n".join(str(o.get("text", "")) + str(o.get("evalue", "")) for c in done.cells
+                                   if c.cell_type == "code" for o in c.outputs)
+    return {"grades": grades(copy), "check_id": check_id, "outputs": outputs, "shown": shown, "order": list(order),
+            "before": before, "after": _course_files(copy), "stored_before": stored_before,
+            "stored_after": _stored(copy), "log": output, "left": _sandbox_processes()}
 
 
 @pytest.mark.parametrize("student", sorted(CHEATS))
 def test_tampering_earns_no_code_point_and_gets_the_hint(tampered, student):
-    mine = [g for g in tampered["grades"] if g["student"] == student and g["kind"] == "code"]
+    mine = [g for g in tampered["grades"] if g["student"].endswith(student) and g["kind"] == "code"]
     assert len(mine) >= 2 and all(g["max"] > 0 for g in mine), mine
     earned = [f"{g['cell']}: {g['auto']}" for g in mine if g["auto"] != 0]
     assert not earned, f"{student} earned code points: {earned}"
-    assert CHEATS[student][1] in tampered["outputs"][student], tampered["outputs"][student]
+    found = next(v for k, v in tampered["outputs"].items() if k.endswith(student))
+    assert CHEATS[student][1] in found, found
+
+
+@pytest.mark.parametrize("student", sorted(ATTACKS) + sorted(ATTACK_CELLS))
+def test_attack_earns_no_code_point_and_breaches_nothing(tampered, student):
+    mine = [g for g in tampered["grades"] if g["student"].endswith(student) and g["kind"] == "code"]
+    assert len(mine) >= 2 and all(g["max"] > 0 for g in mine), mine
+    earned = [f"{g['cell']}: {g['auto']}" for g in mine if g["auto"] != 0]
+    assert not earned, f"{student} earned code points: {earned}"
+    shown = next(v for k, v in tampered["shown"].items() if k.endswith(student))
+    assert "BREACH" not in shown, shown
+
+
+def test_ruled_out_functions_are_unreachable(tampered):
+    """The attacks on the ruled-out functions fail because the function is ruled out, not by chance."""
+    for student in ("attack-forbidden-default", "attack-forbidden-private", "attack-forbidden-kept"):
+        found = next(v for k, v in tampered["outputs"].items() if k.endswith(student))
+        assert "rules out" in found, (student, found)
+    found = next(v for k, v in tampered["outputs"].items() if k.endswith("attack-forbidden-checks"))
+    assert "No module named" in found, found      # the checks' modules do not exist in the sandbox
+
+
+def test_every_control_around_the_attacks_scores_as_it_should(tampered):
+    """The honest submission after each attack earns every code point, the wrong one none."""
+    students = tampered["order"]
+    for student in students:
+        if student.endswith(("-honest", "-wrong")):
+            code = [g for g in tampered["grades"] if g["student"] == student and g["kind"] == "code"]
+            assert code, student
+            if student.endswith("-honest"):
+                missed = [f"{g['cell']}: {g['auto']} of {g['max']}" for g in code if g["auto"] != g["max"]]
+                assert not missed, f"{student} (graded after {students[students.index(student) - 1]}) lost: {missed}"
+            else:
+                assert all(g["auto"] == 0 for g in code), f"{student} earned points"
+
+
+def test_attacks_change_no_course_file_and_no_stored_cell(tampered):
+    before, after = tampered["before"], tampered["after"]
+    changed = [path for path in before if after.get(path) != before[path]]
+    added = [path for path in after if path not in before]
+    assert not changed, f"course files changed: {changed}"
+    assert not added, f"files added to the course: {added}"
+    assert tampered["stored_after"]["cells"] == tampered["stored_before"]["cells"], "the stored check cells changed"
+    assert tampered["stored_after"]["manual_or_extra"] == 0, "a manual score or extra credit was written"
+
+
+def test_no_sandbox_process_outlives_the_grading(tampered):
+    assert not tampered["left"], f"processes of the sandboxes still run: {tampered['left']}"
+    assert "Isolated grading: " in tampered["log"] and "NO SANDBOX" not in tampered["log"]
+
+
+@pytest.fixture(scope="module")
+def unsandboxed(released, course, tmp_path_factory):
+    """A machine where no sandbox can start (MLREFINED_BWRAP names no program): autograde refuses,
+    unless the config says to grade without one, and then the notebook opens with a warning."""
+    notebook = next(p for p in BOOK_NOTEBOOKS if p.parent.name == TAMPERED_CHAPTER)
+    copy = tmp_path_factory.mktemp("unsandboxed") / "course"
+    shutil.copytree(course, copy)
+    target = copy / "submitted" / "honest" / TAMPERED_CHAPTER / notebook.name
+    target.parent.mkdir(parents=True)
+    shutil.copy2(course / "source" / TAMPERED_CHAPTER / notebook.name, target)
+    env = {"MLREFINED_BWRAP": str(copy / "no-such-program")}
+    refused = nbgrader(copy, "autograde", TAMPERED_CHAPTER, env=env)
+    refused_log, _ = refused.communicate(timeout=600)
+    allowed = nbgrader(copy, "autograde", TAMPERED_CHAPTER, "--force", "--IsolatedExecute.without_sandbox=True", env=env)
+    allowed_log = finish(allowed, "nbgrader autograde without a sandbox")
+    feedback = nbgrader(copy, "generate_feedback", TAMPERED_CHAPTER)
+    finish(feedback, "nbgrader generate_feedback")
+    html = "\n".join(p.read_text() for p in (copy / "feedback" / "honest" / TAMPERED_CHAPTER).glob("*.html"))
+    return {"refused": refused_log, "allowed": allowed_log, "grades": grades(copy), "feedback": html}
+
+
+def test_autograde_refuses_where_no_sandbox_can_start(unsandboxed):
+    assert "no sandbox can start on this machine" in unsandboxed["refused"], unsandboxed["refused"][-3000:]
+    assert "bubblewrap is not installed" in unsandboxed["refused"]
+
+
+def test_grading_without_a_sandbox_warns_in_the_feedback(unsandboxed):
+    assert "NO SANDBOX" in unsandboxed["allowed"]
+    assert "Graded without a sandbox" in unsandboxed["feedback"]
+    code = [g for g in unsandboxed["grades"] if g["kind"] == "code"]
+    assert code and all(g["auto"] == g["max"] for g in code)
+
