@@ -54,10 +54,10 @@ from collections.abc import Callable
 import numpy as np
 
 from ._grading import REGISTRY, CheckFailed
+from ._outputs import clean_outputs
 from ._sandbox import HOME, Limits, Sandbox, library_copy
 
-__all__ = ["grade_notebook", "IsolatedNotebook", "Remote", "encode", "decode", "check_calls", "forbidden_uses",
-           "clean_outputs"]
+__all__ = ["grade_notebook", "IsolatedNotebook", "Remote", "encode", "decode", "check_calls", "forbidden_uses"]
 
 # Imported here, before any student code runs, because the checks import them when they run.
 _LATE_IMPORTS = ("pandas", "sklearn.preprocessing", "sklearn.neighbors", "scipy.stats", "datetime", "math")
@@ -164,8 +164,12 @@ def _expect(obj, kind, what):
     return obj
 
 
-def decode(obj, remote: Callable | None = None, depth: int = 0):
-    """Plain Python, NumPy and pandas objects from tagged JSON; ``remote(id, name)`` makes a call-back."""
+def decode(obj, remote: Callable | None = None, depth: int = 0, costs: bool = True):
+    """Plain Python, NumPy and pandas objects from tagged JSON; ``remote(id, name)`` makes a call-back.
+
+    ``costs=False`` (what the grader reads from the child) refuses the ``cost`` tag: a library object
+    is built only from data the grader sent, never from the child's (its size would be the child's to set).
+    """
     if depth > MAX_DEPTH:
         raise ProtocolError("a value is nested too deeply")
     _expect(obj, dict, "a value")
@@ -187,20 +191,20 @@ def decode(obj, remote: Callable | None = None, depth: int = 0):
     if tag == "str":
         return str(_expect(obj.get("v"), str, "a str"))
     if tag in ("list", "tuple"):
-        items = [decode(item, remote, depth + 1) for item in _expect(obj.get("v"), list, "a list")]
+        items = [decode(item, remote, depth + 1, costs) for item in _expect(obj.get("v"), list, "a list")]
         return tuple(items) if tag == "tuple" else items
     if tag == "dict":
         result = {}
         for pair in _expect(obj.get("v"), list, "a dict"):
             if type(pair) is not list or len(pair) != 2:
                 raise ProtocolError("malformed dict")
-            key = decode(pair[0], remote, depth + 1)
+            key = decode(pair[0], remote, depth + 1, costs)
             if not isinstance(key, (str, int, float, bool, tuple, type(None))):
                 raise ProtocolError("unhashable dict key")
-            result[key] = decode(pair[1], remote, depth + 1)
+            result[key] = decode(pair[1], remote, depth + 1, costs)
         return result
     if tag == "array":
-        return _decode_array(obj, remote, depth)
+        return _decode_array(obj, remote, depth, costs)
     if tag == "scalar":
         dtype = _dtype(obj.get("dtype"))
         data = _bytes(obj.get("v"))
@@ -210,18 +214,18 @@ def decode(obj, remote: Callable | None = None, depth: int = 0):
     if tag == "series":
         import pandas as pd
 
-        values = decode(obj.get("v"), remote, depth + 1)
-        index = decode(obj.get("index"), remote, depth + 1)
-        name = decode(obj.get("name"), remote, depth + 1)
+        values = decode(obj.get("v"), remote, depth + 1, costs)
+        index = decode(obj.get("index"), remote, depth + 1, costs)
+        name = decode(obj.get("name"), remote, depth + 1, costs)
         if type(values) is not np.ndarray or type(index) is not np.ndarray or len(values) != len(index):
             raise ProtocolError("malformed Series")
         return pd.Series(values, index=pd.Index(index), name=name if isinstance(name, (str, int)) else None)
     if tag == "frame":
         import pandas as pd
 
-        columns = [decode(c, remote, depth + 1) for c in _expect(obj.get("columns"), list, "columns")]
-        values = [decode(v, remote, depth + 1) for v in _expect(obj.get("v"), list, "columns")]
-        index = decode(obj.get("index"), remote, depth + 1)
+        columns = [decode(c, remote, depth + 1, costs) for c in _expect(obj.get("columns"), list, "columns")]
+        values = [decode(v, remote, depth + 1, costs) for v in _expect(obj.get("v"), list, "columns")]
+        index = decode(obj.get("index"), remote, depth + 1, costs)
         if len(columns) != len(values) or type(index) is not np.ndarray or \
                 any(type(v) is not np.ndarray or len(v) != len(index) for v in values) or \
                 any(not isinstance(c, (str, int)) for c in columns):
@@ -243,6 +247,8 @@ def decode(obj, remote: Callable | None = None, depth: int = 0):
             raise ProtocolError("malformed generator state") from None
         return generator
     if tag == "cost":
+        if not costs:
+            raise ProtocolError("a library object where only plain values may be")
         from .. import costs
 
         kind = getattr(costs, str(obj.get("class")), None) if str(obj.get("class")).startswith("_") else None
@@ -271,13 +277,13 @@ def _bytes(text) -> bytes:
         raise ProtocolError("malformed data") from None
 
 
-def _decode_array(obj, remote, depth) -> np.ndarray:
+def _decode_array(obj, remote, depth, costs=True) -> np.ndarray:
     shape = _expect(obj.get("shape"), list, "a shape")
     if len(shape) > 32 or any(type(n) is not int or n < 0 for n in shape):
         raise ProtocolError("malformed shape")
     size = int(np.prod(shape, dtype=np.int64)) if shape else 1
     if obj.get("dtype") == "object":
-        items = [decode(item, remote, depth + 1) for item in _expect(obj.get("v"), list, "items")]
+        items = [decode(item, remote, depth + 1, costs) for item in _expect(obj.get("v"), list, "items")]
         if len(items) != size:
             raise ProtocolError("malformed array")
         array = np.empty(size, dtype=object)
@@ -524,7 +530,7 @@ class IsolatedNotebook:
             ident = message.get("id")
             if type(ident) is not int or not 0 <= ident < len(self.channel.functions):
                 raise ProtocolError("unknown function")
-            args = [decode(a) for a in _expect(message.get("args"), list, "arguments")]
+            args = [decode(a, costs=False) for a in _expect(message.get("args"), list, "arguments")]
             result = self.channel.functions[ident](*args)
             return {"op": "return", "value": encode(result, self.channel.register)}
         except ProtocolError:
@@ -545,7 +551,7 @@ class IsolatedNotebook:
             raise StudentError(str(answer.get("type")), str(answer.get("message")), str(answer.get("traceback", "")))
         self._expect(answer, "value")
         try:
-            return decode(answer.get("value"), self._remote)
+            return decode(answer.get("value"), self._remote, costs=False)
         except ProtocolError as error:
             self._fail(error)
 
@@ -569,9 +575,9 @@ class IsolatedNotebook:
             if type(after) is list and len(after) == len(args):
                 for original, changed in zip(args, after):
                     if changed is not None:
-                        _write_back(original, decode(changed))
+                        _write_back(original, decode(changed, costs=False))
             if answer["op"] == "return":
-                return decode(answer.get("value"), self._remote)
+                return decode(answer.get("value"), self._remote, costs=False)
             self._expect(answer, "raise")
         except ProtocolError as error:
             self._fail(error)
@@ -817,48 +823,6 @@ def _grade_safely(child, source, statements, solution, modules, names) -> "Verdi
     except Exception as error:  # noqa: BLE001 - whatever came back from the child, this cell only fails
         return Verdict(passed=False, output="", error=(
             "CheckFailed", f"the grader could not finish this check ({type(error).__name__}: {error})."))
-
-
-MAX_OUTPUT_TEXT = 20000
-MAX_PNG = 2 << 20
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-
-
-def _text(value, limit: int = MAX_OUTPUT_TEXT) -> str:
-    return _ANSI.sub("", value[:limit])
-
-
-def clean_outputs(raw) -> list[dict]:
-    """A cell's outputs as the child reported them, kept only in the expected shape and size.
-
-    Each is ``{"type": "stream", "name": "stdout"|"stderr", "text"}``, ``{"type": "text", "text"}``,
-    ``{"type": "image", "png"}`` (base64 of a PNG file) or ``{"type": "error", "ename", "evalue",
-    "traceback"}``; anything else is dropped, long text is cut.
-    """
-    kept = []
-    if type(raw) is not list:
-        return kept
-    for item in raw[:20]:
-        if type(item) is not dict:
-            continue
-        kind = item.get("type")
-        if kind == "stream" and item.get("name") in ("stdout", "stderr") and type(item.get("text")) is str:
-            kept.append({"type": "stream", "name": item["name"], "text": _text(item["text"])})
-        elif kind == "text" and type(item.get("text")) is str:
-            kept.append({"type": "text", "text": _text(item["text"])})
-        elif kind == "image" and type(item.get("png")) is str and len(item["png"]) <= MAX_PNG:
-            try:
-                data = base64.b64decode(item["png"].encode("ascii"), validate=True)
-            except (ValueError, UnicodeEncodeError):
-                continue
-            if data.startswith(b"\x89PNG\r\n\x1a\n"):
-                kept.append({"type": "image", "png": item["png"]})
-        elif kind == "error" and type(item.get("ename")) is str and type(item.get("evalue")) is str:
-            lines = item.get("traceback")
-            lines = [_text(line, 2000) for line in lines[:40] if type(line) is str] if type(lines) is list else []
-            kept.append({"type": "error", "ename": _text(item["ename"], 200), "evalue": _text(item["evalue"], 2000),
-                         "traceback": lines})
-    return kept
 
 
 def _source(cell: dict) -> str:

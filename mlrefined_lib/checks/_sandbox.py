@@ -14,8 +14,10 @@ uses). Inside, the process
   installation and environment that grade, and a copy of this library made
   for the sandbox (:func:`library_copy`: the checks' reference answers left
   out, and the functions an exercise rules out replaced by stubs that raise),
-  plus a home folder (the submission's own copy) and a private ``/tmp``, both
-  on disk. Nothing else of the course exists there: no ``source/``, no
+  plus a home folder (holding the submission's own files, read-only), a
+  private ``/tmp`` and ``/dev/shm``, writable folders in memory of a bounded
+  size (``Limits.disk_bytes``), gone with the sandbox. Nothing else of the
+  course exists there: no ``source/``, no
   ``gradebook.db``, no ``nbgrader_config.py``, no other submission;
 * has no network (a network namespace with nothing in it), its own process
   namespace (no process of the grader can be seen, read or signalled), its
@@ -64,6 +66,7 @@ class Limits:
 
     cpu_seconds: int = 660
     memory_bytes: int = 6 << 30      # address space of each process
+    disk_bytes: int = 512 << 20      # each of its writable folders (home, /tmp, /dev/shm: in memory)
     processes: int = 64              # processes and threads of the sandbox's user
     open_files: int = 256
     file_bytes: int = 256 << 20      # the largest file it may write
@@ -108,21 +111,18 @@ class Sandbox:
         self.limits, self.library = limits, Path(library)
         self.python = python or sys.executable
         self.root = Path(tempfile.mkdtemp(prefix="sandbox-"))
-        self.home, self.tmp, self.shm = self.root / "home", self.root / "tmp", self.root / "shm"
+        self.files = self.root / "files"          # the submission's files, read-only inside the home folder
         if files is not None and Path(files).is_dir():
-            shutil.copytree(files, self.home, symlinks=False,
+            shutil.copytree(files, self.files, symlinks=False,
                             ignore=shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints"))
-        self.home.mkdir(exist_ok=True)
-        self.tmp.mkdir()
-        self.shm.mkdir()
+        self.files.mkdir(exist_ok=True)
+        os.chmod(self.root, 0o755)
+        for path in [self.files, *self.files.rglob("*")]:
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
         self._slot = None
         self.uid = None
         if os.geteuid() == 0:
             self._slot, self.uid = _claim_uid()
-            for folder in (self.home, self.tmp, self.shm):
-                for path in [folder, *folder.rglob("*")]:
-                    os.lchown(path, self.uid, self.uid)
-                os.chmod(folder, 0o700)
 
     def command(self, argv: list[str]) -> list[str]:
         """``argv`` (a program inside the sandbox and its arguments) wrapped in bubblewrap."""
@@ -134,7 +134,10 @@ class Sandbox:
         if self.uid is None:
             args += ["--unshare-user", "--uid", "65534", "--gid", "65534"]
         args += ["--proc", "/proc", "--dev", "/dev"]
-        made = {"/", "/dev", "/proc"}
+        args += ["--perms", "0755", "--dir", "/home"]
+        for folder in ("/tmp", "/dev/shm", HOME):     # writable, in memory, of a bounded size
+            args += ["--perms", "1777", "--size", str(self.limits.disk_bytes), "--tmpfs", folder]
+        made = {"/", "/dev", "/proc", "/tmp", "/dev/shm", "/home", HOME}
         for source, target, mode in self._binds():
             for parent in reversed(Path(target).parents):
                 if str(parent) not in made:
@@ -172,8 +175,8 @@ class Sandbox:
         data = _data_dir()
         if data is not None:
             binds.append((str(data), str(data), "ro"))
-        binds += [(str(self.home), HOME, "rw"), (str(self.tmp), "/tmp", "rw"),
-                  (str(self.shm), "/dev/shm", "rw")]
+        for path in sorted(self.files.iterdir()):      # the submission's own files, read-only, in the home folder
+            binds.append((str(path), f"{HOME}/{path.name}", "ro"))
         return binds
 
     def environment(self, extra: dict | None = None) -> dict:
@@ -195,11 +198,16 @@ class Sandbox:
             resource.setrlimit(kind, (value, value))
 
     def close(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
-        if self._slot is not None:
-            with contextlib.suppress(OSError):
-                self._slot.close()
-            self._slot = None
+        """Remove the copy of the submission's files (nothing else was written to disk); free the user id."""
+        try:
+            shutil.rmtree(self.root, ignore_errors=True)
+        except RecursionError:  # pragma: no cover - the folder is the grader's own copy
+            subprocess.run(["rm", "-rf", "--one-file-system", str(self.root)], check=False)
+        finally:
+            if self._slot is not None:
+                with contextlib.suppress(OSError):
+                    self._slot.close()
+                self._slot = None
 
 
 def _claim_uid():
@@ -274,7 +282,7 @@ from ._grading import CheckFailed
 __all__ = ["CheckFailed"]
 '''
 # The checks' modules that the sandbox keeps: the child, the tagged JSON it speaks, the error type.
-_CHECKS_KEPT = {"__init__.py", "_child.py", "_isolated.py", "_grading.py", "_sandbox.py"}
+_CHECKS_KEPT = {"__init__.py", "_child.py", "_isolated.py", "_grading.py", "_outputs.py", "_sandbox.py"}
 
 
 def library_copy(forbids=()) -> Path:

@@ -168,8 +168,9 @@ def check_knn_fill(student: Callable) -> None:
     got = _as_array(got, "knn_fill", x_new.shape)
     expected = knn_imputer(x_train, k, scale=False)(x_new)
     if np.allclose(got, expected, rtol=1e-9, atol=1e-12):
-        again = _as_array(_call(student, "knn_fill", x_train, x_new, 1), "knn_fill", x_new.shape)
-        if not np.allclose(again, knn_imputer(x_train, 1, scale=False)(x_new), rtol=1e-9, atol=1e-12):
+        expected_one = knn_imputer(x_train, 1, scale=False)(x_new)     # before the call, on copies passed to it
+        again = _as_array(_call(student, "knn_fill", x_train.copy(), x_new.copy(), 1), "knn_fill", x_new.shape)
+        if not np.allclose(again, expected_one, rtol=1e-9, atol=1e-12):
             raise CheckFailed("knn_fill is right for k = 3 but not for k = 1: use the k it is given, not a fixed "
                               "number of neighbours.")
         print("Correct: every gap gets the mean of its k nearest training rows, and the inputs are unchanged.")

@@ -19,7 +19,8 @@ import pytest
 
 from mlrefined_lib.checks import _isolated, _sandbox
 from mlrefined_lib.checks._grading import REGISTRY
-from mlrefined_lib.checks._isolated import ChildGone, ProtocolError, _Channel, grade_notebook
+from mlrefined_lib.checks._grading import CheckFailed
+from mlrefined_lib.checks._isolated import ChildGone, IsolatedNotebook, ProtocolError, _Channel, grade_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,6 +89,17 @@ def test_malformed_messages_are_protocol_errors(line):
     with pytest.raises(ProtocolError):
         channel.receive()
     os.close(read_fd)
+
+
+def test_the_grader_builds_no_library_object_from_the_childs_data():
+    """A cost sent by the child would be built here at a size the child chooses (its Hessian is N x N)."""
+    from mlrefined_lib import costs
+
+    message = _isolated.encode(costs.least_squares(__import__("numpy").zeros((1, 3)), __import__("numpy").zeros(1)))
+    assert message["t"] == "cost"
+    with pytest.raises(ProtocolError, match="library object"):
+        _isolated.decode({"t": "list", "v": [message]}, costs=False)
+    assert isinstance(_isolated.decode(message), costs.Cost)      # the child may build what the grader sent
 
 
 # ------------------------------------------------------------------ the library the sandbox sees
@@ -174,14 +186,14 @@ def test_the_sandbox_sees_nothing_of_the_course_and_runs_under_limits(tmp_path):
     assert report["ruled_out"] == "RuledOut"
 
 
-def _sandbox_processes() -> list[str]:
+def _processes_of(uid: int) -> list[str]:
     left = []
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
-            uid = int(next(line for line in status.read_text().splitlines() if line.startswith("Uid:")).split()[1])
+            found = int(next(line for line in status.read_text().splitlines() if line.startswith("Uid:")).split()[1])
         except (OSError, StopIteration, ValueError):
             continue
-        if uid >= _sandbox._UID_BASE:
+        if found == uid:
             left.append(status.parent.name)
     return left
 
@@ -203,12 +215,17 @@ def test_a_hang_costs_its_notebook_the_time_limit_and_leaves_nothing_running():
     hang = ("import gc, os, time\nfor thing in gc.get_objects():\n"     # the child's own guard emptied first
             "    if isinstance(thing, set) and 'os.fork' in thing:\n        thing.clear()\n"
             "for _ in range(3):\n    os.fork()\ntime.sleep(1000)")
-    verdicts = grade_notebook(_cells(GRADIENT, hang, CHECK), timeout=8)
+    child = IsolatedNotebook(timeout=8)
+    uid = child.box.uid
+    try:
+        with pytest.raises(CheckFailed, match="time limit"):
+            child.run(GRADIENT + "\n" + hang)
+        assert len(_processes_of(uid)) >= 4          # the child and its three forks ran as the sandbox's user
+    finally:
+        child.close()
     assert time.monotonic() - started < 60
-    (verdict,) = verdicts.values()
-    assert not verdict["passed"] and "time limit" in verdict["error"][1]
     time.sleep(0.5)
-    assert not _sandbox_processes()
+    assert not _processes_of(uid)
     # the next notebook is graded as usual
     (verdict,) = grade_notebook(_cells(GRADIENT, CHECK), timeout=60).values()
     assert verdict["passed"], verdict
