@@ -198,7 +198,14 @@ class Sandbox:
             resource.setrlimit(kind, (value, value))
 
     def close(self) -> None:
-        """Remove the copy of the submission's files (nothing else was written to disk); free the user id."""
+        """End every process of the sandbox's user, remove the copy of the submission's files; free the user id.
+
+        The grader kills the sandbox's first process before this; the kernel then ends the rest of its
+        process namespace, which takes a moment. The user id is given to another sandbox only when
+        no process of it is left (as root: any still alive after a moment is killed here).
+        """
+        if self.uid is not None:
+            _end_processes_of(self.uid)
         try:
             shutil.rmtree(self.root, ignore_errors=True)
         except RecursionError:  # pragma: no cover - the folder is the grader's own copy
@@ -208,6 +215,37 @@ class Sandbox:
                 with contextlib.suppress(OSError):
                     self._slot.close()
                 self._slot = None
+
+
+def _processes_of(uid: int) -> list[int]:
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            line = next(line for line in status.read_text().splitlines() if line.startswith("Uid:"))
+        except (OSError, StopIteration):
+            continue
+        if int(line.split()[1]) == uid:
+            found.append(int(status.parent.name))
+    return found
+
+
+def _end_processes_of(uid: int, seconds: float = 10.0) -> None:
+    """Wait until no process of ``uid`` is left, killing those still there after a moment."""
+    import signal
+    import time
+
+    deadline = time.monotonic() + seconds
+    waited = 0
+    while time.monotonic() < deadline:
+        left = _processes_of(uid)
+        if not left:
+            return
+        if waited >= 4:
+            for pid in left:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+        time.sleep(0.05)
+        waited += 1
 
 
 def _claim_uid():
