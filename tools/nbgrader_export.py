@@ -91,6 +91,10 @@ c.Execute.timeout = 600
 # then scores the check cells from that verdict (mlrefined_lib/checks/_nbgrader.py). Where no
 # sandbox can start, autograde refuses; c.IsolatedExecute.without_sandbox = True grades anyway,
 # with a warning in every graded notebook.
+# Feedback files show what students wrote: their markdown is sanitized (no script, no event
+# handler, no javascript: link runs for whoever opens the feedback).
+c.HTMLExporter.sanitize_html = True
+
 from mlrefined_lib.checks._nbgrader import autograde_preprocessors  # noqa: E402
 
 c.Autograde.autograde_preprocessors = autograde_preprocessors()

@@ -3,26 +3,20 @@
 The nbgrader course (``tools/nbgrader_export.py``, :mod:`._nbgrader`) grades with
 :func:`grade_notebook`. This process imported the library and the checks before
 any student code existed. The student's notebook (every code cell but the check
-calls) runs in a child process behind an operating-system wall
-(:mod:`._sandbox`: another user, none of the course's files, no network, no view
-of other processes, limits), with a time limit. The child also keeps an audit
-hook (no writing outside its folder, no other programs), which only makes
-honest mistakes fail early: it lives in the student's own process and is no
-wall. For each check call of a check cell, this process evaluates the call's
-arguments in the child (a literal is read here), then runs the registered check
-itself. The student's function that the check receives is a :class:`Remote`:
-each call sends its arguments to the child as tagged JSON (numbers, strings,
-lists, tuples, dicts, NumPy arrays and scalars, pandas Series and DataFrames; a
-function among the arguments, such as a gradient, becomes a call-back that the
-child may call in turn), and the child returns tagged JSON only, over a channel
-bounded in time and in bytes. What comes back is parsed strictly into plain
-Python, NumPy and pandas objects made here: no pickle, no class of the
-student's, no object whose comparisons could lie. An error raised in the
-student's function comes back as its type's name, the nearest built-in
-exception class and its message, so the checks' hints (the
-``NotImplementedError`` stub, a ValueError the exercise asks for) read as in the
-book. Arguments the student's function changed in place are written back, so
-the checks that look for that still do.
+calls) runs in a child process behind an operating-system wall (:mod:`._sandbox`),
+with a time limit; the child's own audit hook only makes honest mistakes fail
+early (it lives in the student's process and is no wall). For each check call,
+this process evaluates the call's arguments in the child (a literal is read
+here), then runs the registered check itself. The student's function that the
+check receives is a :class:`Remote`: each call sends its arguments to the child
+as tagged JSON (numbers, strings, lists, tuples, dicts, NumPy arrays and
+scalars, pandas Series and DataFrames; a function among the arguments becomes a
+call-back), and the child returns tagged JSON only, over a channel bounded in
+time and in bytes, parsed strictly into plain objects made here: no pickle, no
+class of the student's, no object whose comparisons could lie. An error raised
+in the student's function comes back as its type's name, the nearest built-in
+exception class and its message, so the checks' hints read as in the book.
+Arguments the student's function changed in place are written back.
 
 Whatever the student's code does inside the child cannot change what the checks
 here compute or decide; whatever it sends costs at most its own notebook's
@@ -38,6 +32,7 @@ import ast
 import base64
 import builtins
 import contextlib
+import functools
 import io
 import json
 import os
@@ -72,6 +67,7 @@ if getattr(getattr(sys.modules.get("__main__"), "__spec__", None), "name", None)
 MAX_DEPTH = 64
 MAX_MESSAGE = 64 << 20        # bytes of one message from the child
 MAX_TOTAL = 1 << 30           # bytes of all the messages of one child
+MAX_WARNINGS = 20             # warnings of one call of the student's function that the check sees
 _DTYPE = re.compile(r"^[<>|=]?[biufcmMU]\d+(\[[a-zA-Z0-9]+\])?$")
 _INT = re.compile(r"^-?\d+$")
 
@@ -398,13 +394,14 @@ def _raise_as_student(error: BaseException):
     exec(code, {"error": error})  # noqa: S102 - a fixed statement
 
 
+@functools.lru_cache(maxsize=256)
 def _exception_class(name: str, base: str) -> type:
     found = getattr(builtins, base, None)
     if not (isinstance(found, type) and issubclass(found, Exception)):
         found = Exception
     if name == "CheckFailed":
         return CheckFailed
-    if name == found.__name__ or not name.isidentifier():
+    if name == found.__name__ or not name.isidentifier() or len(name) > 100:
         return found
     return type(name, (found,), {"__module__": "student"})
 
@@ -566,11 +563,13 @@ class IsolatedNotebook:
                    "forbids": list(function.forbids), "rule": function.rule}
         answer = self._request(message)
         try:
-            for warning in _expect(answer.get("warnings", []), list, "warnings"):
-                category = _exception_class(str(warning.get("type")), str(warning.get("base")))
+            for warning in _expect(answer.get("warnings", []), list, "warnings")[:MAX_WARNINGS]:
+                if type(warning) is not dict:
+                    continue
+                category = _exception_class(str(warning.get("type"))[:100], str(warning.get("base"))[:40])
                 if not issubclass(category, Warning):
                     category = UserWarning
-                warnings.warn_explicit(str(warning.get("message")), category, _STUDENT_FILE, 1)
+                warnings.warn_explicit(str(warning.get("message"))[:500], category, _STUDENT_FILE, 1)
             after = answer.get("after")
             if type(after) is list and len(after) == len(args):
                 for original, changed in zip(args, after):

@@ -16,7 +16,9 @@ existed); every cell of the student's notebook runs in a child process inside a 
 2. each graded check cell's outputs are replaced by the verdict: what the check printed when it
    passed, or one ``CheckFailed: ...`` line (or the student's error) when it failed. nbgrader's
    ``SaveAutoGrades`` then scores the cell from those outputs alone, so the gradebook's code scores
-   are the isolated grader's.
+   are the isolated grader's;
+3. every markdown cell loses its HTML tags and script links (:func:`inert_markdown`): the feedback
+   and the formgrader show the student's markdown as HTML, to the student and to the instructor.
 
 Where no sandbox can start (no bubblewrap, no user namespaces), the step refuses to grade, and the
 log says why. ``c.IsolatedExecute.without_sandbox = True`` grades anyway, in a plain child process;
@@ -28,6 +30,7 @@ This module needs nbgrader; nothing else in the library imports it.
 from __future__ import annotations
 
 import ast
+import re
 
 import nbformat
 from nbgrader.preprocessors import Execute
@@ -62,6 +65,20 @@ def verdict_outputs(verdict: dict) -> list:
     outputs.append(nbformat.v4.new_output("error", ename=name, evalue=message,
                                           traceback=lines + [f"{name}: {message}"]))
     return outputs
+
+
+_TAG = re.compile(r"<(?=[A-Za-z/!?])")
+_SCRIPT_URL = re.compile(r"(?i)\b(?:j\s*a\s*v\s*a|v\s*b)\s*s\s*c\s*r\s*i\s*p\s*t\s*:")
+
+
+def inert_markdown(source: str) -> str:
+    """``source`` (a markdown cell the student may have written) with no HTML tag and no script link left.
+
+    The feedback files and the formgrader render the graded notebook's markdown as HTML, for the
+    student and for the instructor: a ``<script>``, an ``onerror=`` or a ``javascript:`` link in an
+    answer would run there. Tags become text (``&lt;``), script links lose their scheme.
+    """
+    return _SCRIPT_URL.sub("blocked:", _TAG.sub("&lt;", source))
 
 
 def cell_outputs(outputs: list[dict], count: int) -> list:
@@ -107,6 +124,8 @@ class IsolatedExecute(Execute):
                                   cwd=folder, sandbox=sandbox, outputs=outputs)
         count = 0
         for index, cell in enumerate(nb.cells):
+            if cell.cell_type == "markdown":
+                cell.source = inert_markdown(cell.source)
             if cell.cell_type != "code":
                 continue
             count += 1

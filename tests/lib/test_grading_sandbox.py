@@ -239,6 +239,22 @@ def test_a_flood_on_the_channel_fails_that_notebook_only():
     assert verdict["passed"], verdict
 
 
+def test_a_flood_of_warnings_costs_the_grader_little():
+    """The child's own channel code replaced: every reply carries 200,000 warnings."""
+    needs_sandbox()
+    bomb = ("import mlrefined_lib.checks._isolated as _iso\n_send = _iso._Channel.send\n"
+            "def _flood(self, message, _send=_send):\n"
+            "    if message.get('op') == 'return':\n"
+            "        message['warnings'] = [{'type': f'W{i}', 'base': 'Warning', 'message': 'x' * 50}\n"
+            "                               for i in range(200000)]\n"
+            "    return _send(self, message)\n_iso._Channel.send = _flood\n")
+    started = time.monotonic()
+    (verdict,) = grade_notebook(_cells(GRADIENT, bomb, CHECK), timeout=120).values()
+    assert verdict["passed"], verdict
+    assert time.monotonic() - started < 60
+    assert _isolated._exception_class.cache_info().currsize <= 256
+
+
 def test_outputs_come_back_checked():
     needs_sandbox()
     outputs = {}

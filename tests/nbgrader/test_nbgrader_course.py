@@ -554,6 +554,7 @@ except MemoryError:
 """,
 }
 #: the attacks that add a cell of their own before the solution cell (kept from an earlier cell)
+SCRIPT = '<script>document.title="XSS"</script> <img src=x onerror="alert(1)"> <a href="javascript:alert(2)">x</a>'
 ATTACK_CELLS = {
     "attack-forbidden-kept": ("import mlrefined_lib as _library\n_kept = (_library.least_squares, _library.gradient_descent)\n",
                               "def {name}(x, y, w):\n    return _kept[0](x, y).gradient(w)\n"),
@@ -632,6 +633,13 @@ def tampered(released, course, tmp_path_factory):
         submission.cells[ids.index(solution_id)].source = function.format(name=name)
         submission.cells.insert(ids.index(solution_id), nbformat.v4.new_code_cell(kept))
         submissions[student] = submission
+    # active content in the feedback: a markdown cell of the student's, and their worked answers
+    submission = nbformat.from_dict(release)
+    for cell in submission.cells:
+        if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = SCRIPT
+    submission.cells.insert(ids.index(solution_id), nbformat.v4.new_markdown_cell(SCRIPT))
+    submissions["attack-feedback-script"] = submission
     order = {}
     for number, student in enumerate(sorted(submissions)):      # control, attack, control, attack, ...
         kind = ("honest", "wrong")[number % 2]
@@ -656,7 +664,11 @@ def tampered(released, course, tmp_path_factory):
                                      if c.metadata.get("nbgrader", {}).get("grade_id") == check_id for o in c.outputs)
         shown[student] = "\n".join(str(o.get("text", "")) + str(o.get("evalue", "")) for c in done.cells
                                    if c.cell_type == "code" for o in c.outputs)
+    scripted = next(student for student in order if student.endswith("attack-feedback-script"))
+    finish(nbgrader(copy, "generate_feedback", TAMPERED_CHAPTER, f"--student={scripted}"), "nbgrader generate_feedback")
+    feedback = "\n".join(p.read_text() for p in (copy / "feedback" / scripted / TAMPERED_CHAPTER).glob("*.html"))
     return {"grades": grades(copy), "check_id": check_id, "outputs": outputs, "shown": shown, "order": list(order),
+            "feedback": feedback,
             "before": before, "after": _course_files(copy), "stored_before": stored_before,
             "stored_after": _stored(copy), "log": output, "left": _sandbox_processes()}
 
@@ -671,7 +683,7 @@ def test_tampering_earns_no_code_point_and_gets_the_hint(tampered, student):
     assert CHEATS[student][1] in found, found
 
 
-@pytest.mark.parametrize("student", sorted(ATTACKS) + sorted(ATTACK_CELLS))
+@pytest.mark.parametrize("student", sorted(ATTACKS) + sorted(ATTACK_CELLS) + ["attack-feedback-script"])
 def test_attack_earns_no_code_point_and_breaches_nothing(tampered, student):
     mine = [g for g in tampered["grades"] if g["student"].endswith(student) and g["kind"] == "code"]
     assert len(mine) >= 2 and all(g["max"] > 0 for g in mine), mine
@@ -679,6 +691,16 @@ def test_attack_earns_no_code_point_and_breaches_nothing(tampered, student):
     assert not earned, f"{student} earned code points: {earned}"
     shown = next(v for k, v in tampered["shown"].items() if k.endswith(student))
     assert "BREACH" not in shown, shown
+
+
+def test_feedback_runs_no_script_a_student_wrote(tampered):
+    """What the student wrote shows as text (the autograded notebook's markdown is made inert, which
+    the formgrader shows too), never as a tag or a link that runs."""
+    html = tampered["feedback"]
+    assert "gradient" in html, "no feedback was written"
+    assert "document.title" in html, "the student's text is not shown at all"
+    for active in (r'<script>document\.title', r"<img[^>]*onerror", r'href="\s*javascript:'):
+        assert not re.search(active, html, re.I), f"the feedback keeps {active!r}"
 
 
 def test_ruled_out_functions_are_unreachable(tampered):
