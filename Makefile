@@ -50,7 +50,10 @@ assets/vendor/.stamp: $(STAMP) package.json package-lock.json tools/vendor_asset
 	fi
 
 # ---------------------------------------------------------------------- book
+# The notebooks run first, two at a time, into Jupyter Book's cache (tools/prefill_cache.py):
+# the build then finds them all there and executes none itself.
 book: $(STAMP) assets
+	$(PY) tools/prefill_cache.py $(NOTEBOOKS)
 	$(BIN)/jupyter-book build . $(JB_FLAGS) $(BOOK_CONFIG)
 	@echo "The book is at: file://$(CURDIR)/_build/html/index.html"
 
@@ -67,6 +70,7 @@ strict-book: $(STAMP) assets
 	    grep -q 'execute_notebooks: "$(EXECUTE)"' .config.execute.yml || { echo "strict-book: could not set execute_notebooks" >&2; exit 1; }; \
 	    config=.config.execute.yml; \
 	fi; \
+	if [ "$(EXECUTE)" = cache ]; then $(PY) tools/prefill_cache.py $(NOTEBOOKS) || exit 1; fi; \
 	echo "jupyter-book build . -W -n --keep-going --config $$config"; \
 	$(BIN)/jupyter-book build . -W -n --keep-going --config $$config
 
