@@ -1,6 +1,7 @@
 """Run every benchmark and write ``benchmarks/RESULTS.md``.
 
     python benchmarks/run.py                    # library + notebooks + book build (several minutes)
+    python benchmarks/run.py --skip-ci          # all but `make test` on a clean clone
     python benchmarks/run.py --skip-book        # library + notebooks (a few minutes)
     python benchmarks/run.py --skip-book --skip-notebooks   # library only (under a minute)
 
@@ -30,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_book  # noqa: E402
+import bench_ci  # noqa: E402
 import bench_library  # noqa: E402
 import bench_live_widget  # noqa: E402
 import bench_notebooks  # noqa: E402
@@ -109,7 +111,8 @@ def _targets(parts: list[dict]) -> list[tuple[str, dict]]:
     return [(s["title"], r) for part in parts for s in part["sections"] for r in s.get("rows", []) if r["met"] is not None]
 
 
-def report(info: dict, parts: list[dict], skipped_book: bool, skipped_notebooks: bool = False) -> str:
+def report(info: dict, parts: list[dict], skipped_book: bool, skipped_notebooks: bool = False,
+           skipped_ci: bool = False) -> str:
     lines = [
         "# Benchmark results",
         "",
@@ -120,7 +123,8 @@ def report(info: dict, parts: list[dict], skipped_book: bool, skipped_notebooks:
         "",
     ]
     skipped = [what for what, flag in (("the book build (`--skip-book`)", skipped_book),
-                                       ("notebook execution (`--skip-notebooks`)", skipped_notebooks)) if flag]
+                                       ("notebook execution (`--skip-notebooks`)", skipped_notebooks),
+                                       ("CI on a clean clone (`--skip-ci`)", skipped_ci)) if flag]
     if skipped:
         lines += [f"**Partial run:** {' and '.join(skipped)} {'was' if len(skipped) == 1 else 'were'} skipped.", ""]
     lines += ["## Machine", "", "| | |", "|---|---|"]
@@ -141,7 +145,8 @@ def report(info: dict, parts: list[dict], skipped_book: bool, skipped_notebooks:
         lines.append("")
         lines += [f"- *Missed — {r['measure']}:* {r['why']}" for _, r in missed]
     lines.append("")
-    for part, module in zip(parts, (bench_library, bench_notebooks, bench_book, bench_pages, bench_live_widget)):
+    for part, module in zip(parts, (bench_library, bench_notebooks, bench_book, bench_pages, bench_live_widget,
+                                    bench_ci)):
         lines.append(module.to_markdown(part))
     return "\n".join(lines).rstrip() + "\n"
 
@@ -156,6 +161,7 @@ def main(argv=None) -> int:
     parser.add_argument("--keep-clone", action="store_true", help="book: keep the temporary clone")
     parser.add_argument("--direct", action="store_true", help="book: call jupyter-book directly, not make")
     parser.add_argument("--timeout", type=int, default=bench_book.DEFAULT_TIMEOUT, help="book: seconds per build")
+    parser.add_argument("--skip-ci", action="store_true", help="skip `make test` on a clean clone (about 25 minutes)")
     parser.add_argument("--output", type=Path, default=RESULTS, help="report path (default: benchmarks/RESULTS.md)")
     args = parser.parse_args(argv)
 
@@ -179,12 +185,18 @@ def main(argv=None) -> int:
     print("Page benchmark (site size, bytes per page, first paint at 10 Mbit/s) ...", file=sys.stderr, flush=True)
     parts.append(bench_pages.run())
     parts.append(bench_live_widget.run())
+    if args.skip_ci:
+        parts.append({"title": "CI on a clean clone", "sections": [skipped("Skipped", "run with `--skip-ci`.")],
+                      "seconds": 0.0})
+    else:
+        print("CI benchmark (`make test` on a clean clone, about 25 minutes) ...", file=sys.stderr, flush=True)
+        parts.append(bench_ci.run())
 
     if hasattr(os, "getloadavg"):
         info["load"] = f"{load_start:.2f} at start, {os.getloadavg()[0]:.2f} at end (this run itself adds about 1)"
     else:
         info.pop("load")
-    text = report(info, parts, args.skip_book, args.skip_notebooks)
+    text = report(info, parts, args.skip_book, args.skip_notebooks, args.skip_ci)
     args.output.write_text(text, encoding="utf-8")
     json_path = write_json({"machine": info, "parts": parts, "seconds": time.perf_counter() - start}, "results.json")
     print(text)
