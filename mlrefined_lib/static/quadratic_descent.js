@@ -18,6 +18,7 @@
 // Everything is drawn at the screen's pixel density, laid out for the width it is shown at.
 
 const PATH_STOPS = [[0x1a, 0x96, 0x41], [0xfd, 0xae, 0x61], [0xd7, 0x19, 0x1c]]; // plotting.PATH_COLORS
+const PATH_SHADES = 64;  // colours along a path: steps of at most 8 in each of R, G and B
 const MARGIN = { left: 56, right: 12, top: 30, bottom: 44 };
 // Marching squares: for each of the 16 cases (bit 0: corner (i, j), 1: (i+1, j), 2: (i+1, j+1),
 // 3: (i, j+1) at or above the level), the pairs of cell edges (0 bottom, 1 right, 2 top, 3 left) joined.
@@ -225,7 +226,7 @@ function render({ model, el: root }) {
 
   const state = {
     alpha: model.get("alpha"), steps: model.get("steps"), blend: model.get("blend"),
-    start: model.get("start").slice(), path: [], pending: false, inputTime: null,
+    start: model.get("start").slice(), path: [], pending: false, inputTime: null, dragging: false,
     batch: kind === "minibatch" ? model.get("batch_size") : null,
   };
   // Steps the path would take without divergence (for a mini-batch run: epochs times steps per epoch).
@@ -272,12 +273,12 @@ function render({ model, el: root }) {
   const sy = (w) => MARGIN.top + (y1 - w) / (y1 - y0) * plotH;
   const wx = (px) => x0 + (px - MARGIN.left) / plotW * (x1 - x0);
   const wy = (py) => y1 - (py - MARGIN.top) / plotH * (y1 - y0);
-  let background = null, backgroundBlend = null;
+  let background = null, backgroundBlend = null, backgroundExact = false;
 
   let lastGrid = null;
   // Band of each pixel: exact per pixel for a quadratic; for the softmax cost the
   // log of the grid's values, interpolated bilinearly between grid points.
-  function bands(problem, bw, bh) {
+  function bands(problem, bw, bh, exact) {
     const band = new Int16Array(bw * bh);
     const n = levels.length;
     const bandOf = (v) => {  // binary search: m with levels[m] <= v < levels[m + 1], -1 below them all
@@ -300,9 +301,9 @@ function render({ model, el: root }) {
       }
       return band;
     }
-    const [nx, ny] = cfg.grid;
+    const [nx, ny] = exact ? cfg.grid : cfg.grid.map((n) => Math.max(8, Math.ceil(n / 2)));
     const grid = softmaxGrid(problem.x, problem.y, cfg.xrange, cfg.yrange, nx, ny);
-    root.__liveGrid = grid;
+    if (exact) root.__liveGrid = grid;
     const logs = new Float64Array(nx * ny);
     for (let k = 0; k < logs.length; k++) logs[k] = Math.log(grid.values[k]);
     const logLevels = levels.map(Math.log);
@@ -367,18 +368,19 @@ function render({ model, el: root }) {
 
   let off = null;
   const small = document.createElement("canvas");
-  function drawBackground(problem) {
+  function drawBackground(problem, exact) {
     off = off || document.createElement("canvas");
     const octx = sizeCanvas(off, width, height), ratio = off.width / width;
     octx.fillStyle = "#fff";
     octx.fillRect(0, 0, width, height);
-    // The quadratic's bands are computed pixel by pixel at the screen's density (up to 2x);
-    // the softmax cost's are interpolated from its grid at half the CSS resolution and scaled up
+    // The quadratic's bands are computed pixel by pixel at the screen's density (up to 2x), or at
+    // half the CSS resolution while the blend is dragged; the softmax cost's are interpolated from
+    // its grid (half as fine each way while dragged) at half the CSS resolution and scaled up
     // smoothly, with its contour lines drawn as vectors on top.
-    const density = problem.quadratic ? Math.min(ratio, 2) : 0.5;
+    const density = problem.quadratic && exact ? Math.min(ratio, 2) : 0.5;
     const bw = Math.ceil(plotW * density), bh = Math.ceil(plotH * density);
     const img = octx.createImageData(bw, bh);
-    const band = bands(problem, bw, bh);
+    const band = bands(problem, bw, bh, exact);
     // Pixels as little-endian RGBA words; for the quadratic, contour lines: black at 35% opacity
     // where the band changes.
     const pix = new Uint32Array(img.data.buffer);
@@ -402,7 +404,7 @@ function render({ model, el: root }) {
     if (!problem.quadratic) {
       const { grid, logs, logLevels } = lastGrid;
       const segments = contourSegments(grid, logs, logLevels);
-      root.__liveContours = { levels: levels.slice(), segments };
+      if (exact) root.__liveContours = { levels: levels.slice(), segments };
       octx.strokeStyle = "rgba(0,0,0,0.45)"; octx.lineWidth = 0.8;
       octx.beginPath();
       for (const seg of segments) for (let k = 0; k < seg.length; k += 4) {
@@ -435,6 +437,40 @@ function render({ model, el: root }) {
     octx.save(); octx.translate(13, MARGIN.top + plotH / 2); octx.rotate(-Math.PI / 2);
     octx.fillText(cfg.ylabel, 0, 0); octx.restore();
     return off;
+  }
+
+  // The path's segments and its dots, coloured green to red along the path. Segments (and dots) of
+  // the same colour are drawn as one canvas path: a colour takes one of PATH_SHADES values, so a long
+  // mini-batch path costs a few dozen strokes instead of one per step.
+  function drawPath(c, points) {
+    const K = points.length - 1;
+    if (K < 1) return;
+    const shade = (s) => Math.round(Math.min(Math.max(s, 0), 1) * (PATH_SHADES - 1));
+    const segments = new Map(), dots = new Map();
+    for (let k = 0; k < K; k++) {
+      const b = shade(K > 1 ? k / (K - 1) : 0);
+      if (!segments.has(b)) segments.set(b, []);
+      segments.get(b).push(k);
+      if (k >= 1) {
+        const d = shade(K > 1 ? (k - 1) / (K - 1) : 0);
+        if (!dots.has(d)) dots.set(d, []);
+        dots.get(d).push(k);
+      }
+    }
+    c.lineWidth = 1.8;
+    for (const [b, ks] of segments) {
+      c.strokeStyle = pathColor(b / (PATH_SHADES - 1));
+      c.beginPath();
+      for (const k of ks) { c.moveTo(points[k][0], points[k][1]); c.lineTo(points[k + 1][0], points[k + 1][1]); }
+      c.stroke();
+    }
+    c.strokeStyle = "#000"; c.lineWidth = 0.4;
+    for (const [d, ks] of dots) {
+      c.fillStyle = pathColor(d / (PATH_SHADES - 1));
+      c.beginPath();
+      for (const k of ks) { c.moveTo(points[k][0] + 2.6, points[k][1]); c.arc(points[k][0], points[k][1], 2.6, 0, 2 * Math.PI); }
+      c.fill(); c.stroke();
+    }
   }
 
   function marker(c, x, y, kind, fill) {
@@ -509,9 +545,13 @@ function render({ model, el: root }) {
     const t0 = performance.now();
     state.pending = false;
     const problem = problemAt(cfg, state.blend, state.batch);
-    if (background === null || backgroundBlend !== state.blend) {
-      background = drawBackground(problem);
+    // While the blend slider is dragged, the cost's picture is drawn coarser (half the grid or
+    // the pixels), the path and readouts exactly; on release it is drawn exactly again.
+    const exact = !state.dragging;
+    if (background === null || backgroundBlend !== state.blend || (exact && !backgroundExact)) {
+      background = drawBackground(problem, exact);
       backgroundBlend = state.blend;
+      backgroundExact = exact;
     }
     const path = problem.descend(state.alpha, state.steps, state.start);
     state.path = path;
@@ -521,12 +561,7 @@ function render({ model, el: root }) {
     const wstar = problem.optimum;
     if (wstar) marker(ctx, sx(wstar[0]), sy(wstar[1]), "star", "#fff");
     const K = path.length - 1;
-    ctx.lineWidth = 1.8;
-    for (let k = 0; k < K; k++) {
-      ctx.strokeStyle = pathColor(K > 1 ? k / (K - 1) : 0);
-      ctx.beginPath(); ctx.moveTo(sx(path[k][0]), sy(path[k][1])); ctx.lineTo(sx(path[k + 1][0]), sy(path[k + 1][1])); ctx.stroke();
-    }
-    for (let k = 1; k < K; k++) marker(ctx, sx(path[k][0]), sy(path[k][1]), "dot", pathColor(K > 1 ? (k - 1) / (K - 1) : 0));
+    drawPath(ctx, path.map((w) => [sx(w[0]), sy(w[1])]));
     marker(ctx, sx(path[0][0]), sy(path[0][1]), "circle", pathColor(0));
     if (K > 0) marker(ctx, sx(path[K][0]), sy(path[K][1]), "x", pathColor(1));
     ctx.restore();
@@ -643,8 +678,12 @@ function render({ model, el: root }) {
     batchInput.addEventListener("change", () => sync("batch"));
   }
   if (blendInput) {
+    blendInput.addEventListener("pointerdown", () => { state.dragging = true; });
     blendInput.addEventListener("input", (e) => { state.blend = Number(blendInput.value); updateOutputs(); schedule(e); });
-    blendInput.addEventListener("change", () => sync("blend"));
+    blendInput.addEventListener("change", (e) => { state.dragging = false; schedule(e); sync("blend"); });
+    for (const type of ["pointerup", "pointercancel"]) {
+      blendInput.addEventListener(type, (e) => { if (state.dragging) { state.dragging = false; schedule(e); } });
+    }
   }
   function setStartFromPointer(e) {
     const r = canvas.getBoundingClientRect();

@@ -4,7 +4,9 @@
 // |rfft| of each frame, as mlrefined_lib.spectrogram) with an FFT in the page:
 // radix 2 when W is a power of two, Bluestein's chirp transform otherwise. It
 // draws the decibels relative to the largest magnitude (floor -60 dB, the magma
-// colours of the book's spectrograms). For tests: `data-window` and
+// colours of the book's spectrograms). While the slider is dragged, each length is drawn
+// with a hop of W // 2 (a quarter of the frames: coarser in time, the same bins), and
+// exactly again on release. For tests: `data-window` and
 // `root.__liveSpectrogram` ({window, hop, frames, bins, magnitudes}:
 // magnitudes[t * bins + k] for frame t and frequency bin k).
 
@@ -106,7 +108,7 @@ function render({ model, el: root }) {
   const [wlo, whi] = cfg.window_range, duration = signal.length / rate;
   const lut = cfg.colors.map(hexToRgb);
   const uid = Math.random().toString(36).slice(2, 9);
-  const state = { window: model.get("window"), pending: false, inputTime: null };
+  const state = { window: model.get("window"), pending: false, inputTime: null, dragging: false };
   const descId = `mlr-desc-${uid}`;
   const removeKeys = liveRoot(root);
   const { controls, figure, readout, live, place } = liveLayout(root, cfg.title, descId, false);
@@ -152,19 +154,21 @@ function render({ model, el: root }) {
   // one second at 8 kHz).
   const computed = new Map(), CACHED = 32;
   function spectrogramOf(size, hop) {
-    if (!computed.has(size)) {
+    const key = `${size}/${hop}`;
+    if (!computed.has(key)) {
       if (computed.size >= CACHED) computed.delete(computed.keys().next().value);
-      computed.set(size, spectrogram(signal, size, hop));
+      computed.set(key, spectrogram(signal, size, hop));
     }
-    return computed.get(size);
+    return computed.get(key);
   }
 
   function draw() {
     const t0 = performance.now();
     state.pending = false;
-    const size = state.window, hop = Math.max(1, Math.floor(size / 8));
+    const exact = !state.dragging;
+    const size = state.window, hop = Math.max(1, Math.floor(size / (exact ? 8 : 2)));
     const spec = spectrogramOf(size, hop);
-    root.__liveSpectrogram = spec;
+    if (exact) root.__liveSpectrogram = spec;
     const { frames, bins, magnitudes } = spec;
     let reference = 0;
     for (let i = 0; i < magnitudes.length; i++) if (magnitudes[i] > reference) reference = magnitudes[i];
@@ -196,7 +200,7 @@ function render({ model, el: root }) {
     readout.textContent = text;
     out.textContent = `${size} samples`;
     input.setAttribute("aria-valuetext", `window ${size} samples`);
-    root.dataset.window = String(size);
+    if (exact) root.dataset.window = String(size);
     finishDraw(root, state, live, text, t0);
   }
   const schedule = (event) => scheduleDraw(state, draw, event);
@@ -204,7 +208,14 @@ function render({ model, el: root }) {
     state.window = Math.min(whi, Math.max(wlo, Math.round(2 ** Number(input.value))));
     schedule(e);
   });
-  input.addEventListener("change", () => { model.set("window", state.window); model.save_changes(); });
+  input.addEventListener("pointerdown", () => { state.dragging = true; });
+  for (const type of ["pointerup", "pointercancel"]) {
+    input.addEventListener(type, (e) => { if (state.dragging) { state.dragging = false; schedule(e); } });
+  }
+  input.addEventListener("change", (e) => {
+    state.dragging = false; schedule(e);
+    model.set("window", state.window); model.save_changes();
+  });
   const fromModel = () => { state.window = model.get("window"); input.value = Math.log2(state.window); schedule(); };
   model.on("change:window", fromModel);
   function layout() {

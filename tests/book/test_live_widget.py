@@ -710,6 +710,49 @@ def test_spectrogram_slider_keys_and_pointer(browser, serve, tmp_path, mix):
     finish(page, errors)
 
 
+def test_a_drag_draws_coarser_then_exactly_on_release(browser, serve, tmp_path, mix, classification):
+    """While a reader drags the window length or the blend, the picture is drawn coarser (a hop of
+    W // 2; half the contour grid); on release it is drawn, and kept for tests, exactly."""
+    write_page([live.window_spectrogram(*mix, window=256)], tmp_path)
+    page, errors = open_page(browser, serve, 1, "data-window")
+    slider = page.get_by_label("window length (samples, log scale)")
+    box = slider.bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 4, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.6, y, steps=6)
+    page.wait_for_timeout(300)
+    coarse = page.evaluate("""() => { const r = document.querySelector('.mlr-live');
+        return [r.querySelector('.mlr-description').textContent, r.__liveSpectrogram.window]; }""")
+    assert re.search(r"\(hop (\d+)\)", coarse[0]), coarse
+    window_dragged = int(re.search(r"Window (\d+) samples \(hop (\d+)\)", coarse[0])[1])
+    hop_dragged = int(re.search(r"\(hop (\d+)\)", coarse[0])[1])
+    assert hop_dragged == window_dragged // 2, coarse        # coarse while the pointer is down
+    assert coarse[1] != window_dragged                        # and not kept as the exact picture
+    page.mouse.up()
+    page.wait_for_function("w => document.querySelector('.mlr-live').__liveSpectrogram.window === w",
+                           arg=window_dragged)
+    window, _ = assert_spectrogram(page, mix, "after a drag")
+    assert window == window_dragged
+    finish(page, errors)
+
+    write_page([softmax_widget(classification, alpha=1.0, steps=100)], tmp_path)
+    page, errors = open_page(browser, serve, 1)
+    blend = page.get_by_label(re.compile("^blend"))
+    box = blend.bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 4, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.45, y, steps=6)
+    page.wait_for_timeout(300)
+    page.mouse.up()
+    page.wait_for_function("() => { const r = document.querySelector('.mlr-live');"
+                           " return r.__liveGrid && Number(r.dataset.blend) > 0; }")
+    page.wait_for_timeout(200)
+    assert_grid_equals_the_library(page, classification, float(shown(page, "blend")))
+    finish(page, errors)
+
+
 # ------------------------------------------------ on a phone: sharp, readable, honest
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
 # The book's text column on a 390 px phone is about 358 px wide (tests/book/test_devices.py opens the built pages).
