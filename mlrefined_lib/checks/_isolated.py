@@ -65,7 +65,7 @@ if getattr(getattr(sys.modules.get("__main__"), "__spec__", None), "name", None)
             pass
 
 MAX_DEPTH = 64
-MAX_MESSAGE = 64 << 20        # bytes of one message from the child
+MAX_MESSAGE = 32 << 20        # bytes of one message from the child
 MAX_TOTAL = 1 << 30           # bytes of all the messages of one child
 MAX_WARNINGS = 20             # warnings of one call of the student's function that the check sees
 _DTYPE = re.compile(r"^[<>|=]?[biufcmMU]\d+(\[[a-zA-Z0-9]+\])?$")

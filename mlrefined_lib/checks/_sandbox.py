@@ -113,16 +113,20 @@ class Sandbox:
         self.root = Path(tempfile.mkdtemp(prefix="sandbox-"))
         self.files = self.root / "files"          # the submission's files, read-only inside the home folder
         if files is not None and Path(files).is_dir():
-            shutil.copytree(files, self.files, symlinks=False,
-                            ignore=shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints"))
+            shutil.copytree(files, self.files, symlinks=True, ignore=_not_copied)
+            for path in list(self.files.rglob("*")):       # a link could lead to any file of the machine
+                if path.is_symlink():
+                    path.unlink()
         self.files.mkdir(exist_ok=True)
         os.chmod(self.root, 0o755)
         for path in [self.files, *self.files.rglob("*")]:
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
         self._slot = None
         self.uid = None
+        self.cgroups: list[Path] = []
         if os.geteuid() == 0:
             self._slot, self.uid = _claim_uid()
+            self.cgroups = _make_cgroups(f"mlrefined-sandbox-{self.uid}", limits)
 
     def command(self, argv: list[str]) -> list[str]:
         """``argv`` (a program inside the sandbox and its arguments) wrapped in bubblewrap."""
@@ -183,14 +187,22 @@ class Sandbox:
         env = {"PATH": "/usr/bin:/bin", "HOME": HOME, "TMPDIR": "/tmp", "LANG": "C.UTF-8",
                "MPLCONFIGDIR": "/tmp", "IPYTHONDIR": "/tmp/ipython", "PYTHONDONTWRITEBYTECODE": "1",
                "PYTHONHASHSEED": "0"}
-        for key in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_CORETYPE"):
-            if key in os.environ:
-                env[key] = os.environ[key]
+        for key in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):    # one thread unless set
+            env[key] = os.environ.get(key, "1")
+        if "OPENBLAS_CORETYPE" in os.environ:
+            env["OPENBLAS_CORETYPE"] = os.environ["OPENBLAS_CORETYPE"]
         env.update(extra or {})
         return env
 
     def limit(self) -> None:
-        """Set the limits (run in the child just before bubblewrap starts; everything inside inherits them)."""
+        """Set the limits (run in the child just before bubblewrap starts; everything inside inherits them).
+
+        Where the machine offers control groups (as root), the child also joins the sandbox's own: its
+        memory (the in-memory folders included) and its processes are then capped for the whole
+        sandbox, not only for each process.
+        """
+        for group in self.cgroups:
+            (group / "cgroup.procs").write_text(str(os.getpid()))
         limits = self.limits
         for kind, value in ((resource.RLIMIT_CPU, limits.cpu_seconds), (resource.RLIMIT_AS, limits.memory_bytes),
                             (resource.RLIMIT_NPROC, limits.processes), (resource.RLIMIT_NOFILE, limits.open_files),
@@ -206,6 +218,10 @@ class Sandbox:
         """
         if self.uid is not None:
             _end_processes_of(self.uid)
+        for group in self.cgroups:
+            with contextlib.suppress(OSError):
+                group.rmdir()
+        self.cgroups = []
         try:
             shutil.rmtree(self.root, ignore_errors=True)
         except RecursionError:  # pragma: no cover - the folder is the grader's own copy
@@ -215,6 +231,38 @@ class Sandbox:
                 with contextlib.suppress(OSError):
                     self._slot.close()
                 self._slot = None
+
+
+def _make_cgroups(name: str, limits: Limits) -> list[Path]:
+    """Control groups (cgroup v1 ``memory`` and ``pids``, or v2) capping a whole sandbox; [] where none can be made."""
+    made = []
+    try:
+        own = {}
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            for controller in controllers.split(","):
+                own[controller] = path
+        v1 = [("memory", "memory.limit_in_bytes", limits.memory_bytes), ("pids", "pids.max", limits.processes)]
+        if all(Path("/sys/fs/cgroup", c).is_dir() and c in own for c, *_ in v1):
+            for controller, limit_file, value in v1:
+                group = Path("/sys/fs/cgroup", controller, own[controller].lstrip("/"), name)
+                group.mkdir(exist_ok=True)
+                made.append(group)
+                (group / limit_file).write_text(str(value))
+        elif (Path("/sys/fs/cgroup/cgroup.controllers").is_file() and "" in own
+              and {"memory", "pids"} <= set(Path("/sys/fs/cgroup/cgroup.controllers").read_text().split())):
+            group = Path("/sys/fs/cgroup", own[""].lstrip("/"), name)
+            group.mkdir(exist_ok=True)
+            made.append(group)
+            (group / "memory.max").write_text(str(limits.memory_bytes))
+            (group / "memory.swap.max").write_text("0")
+            (group / "pids.max").write_text(str(limits.processes))
+        return made
+    except (OSError, ValueError):
+        for group in made:
+            with contextlib.suppress(OSError):
+                group.rmdir()
+        return []
 
 
 def _processes_of(uid: int) -> list[int]:
@@ -246,6 +294,12 @@ def _end_processes_of(uid: int, seconds: float = 10.0) -> None:
                     os.kill(pid, signal.SIGKILL)
         time.sleep(0.05)
         waited += 1
+
+
+def _not_copied(folder: str, names: list[str]) -> list[str]:
+    """Notebooks (the child gets cells, not files), checkpoints and links are not copied into a sandbox."""
+    return [n for n in names if n.endswith(".ipynb") or n == ".ipynb_checkpoints"
+            or os.path.islink(os.path.join(folder, n))]
 
 
 def _claim_uid():
@@ -280,7 +334,8 @@ def availability(python: str | None = None) -> tuple[bool, str]:
     else:
         box = Sandbox(library=_package_dir(), python=python)
         try:
-            done = subprocess.run(box.command([python, "-I", "-c", "import numpy"]), env=box.environment(),
+            done = subprocess.run(box.command([python, "-I", "-c", f"import numpy, {PACKAGE}.checks._child"]),
+                                  env=box.environment(),
                                   preexec_fn=box.limit, capture_output=True, text=True, timeout=120)
             if done.returncode == 0:
                 result = (True, "")

@@ -186,6 +186,44 @@ def test_the_sandbox_sees_nothing_of_the_course_and_runs_under_limits(tmp_path):
     assert report["ruled_out"] == "RuledOut"
 
 
+HOG = r"""
+import os, sys
+done = 0
+children = []
+for _ in range(3):
+    pid = os.fork()
+    if pid == 0:
+        block = bytearray(400 << 20)
+        block[::4096] = b"x" * len(block[::4096])        # touch every page
+        os._exit(0)
+    children.append(pid)
+for pid in children:
+    _, status = os.waitpid(pid, 0)
+    done += os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+print(done)
+"""
+
+
+def test_a_sandbox_s_memory_is_capped_as_a_whole_not_per_process():
+    """Three processes of 400 MB each, under a 700 MB limit: each alone fits, together they do not."""
+    needs_sandbox()
+    limits = _sandbox.Limits(cpu_seconds=60, memory_bytes=700 << 20)
+    box = _sandbox.Sandbox(library=_sandbox.library_copy(()), limits=limits)
+    try:
+        if not box.cgroups:
+            if os.environ.get("CI"):
+                pytest.fail("no control group could be made for the sandbox")
+            pytest.skip("SKIPPED: this machine offers no control groups to the grader; memory is capped per process")
+        groups = list(box.cgroups)
+        done = subprocess.run(box.command([sys.executable, "-I", "-c", HOG]), env=box.environment(),
+                              preexec_fn=box.limit, capture_output=True, text=True, timeout=120)
+    finally:
+        box.close()
+    finished = int(done.stdout.strip() or 0) if done.returncode == 0 else 0
+    assert finished < 3, (done.returncode, done.stdout, done.stderr[-500:])
+    assert groups and all(not group.exists() for group in groups)
+
+
 def _processes_of(uid: int) -> list[str]:
     left = []
     for status in Path("/proc").glob("[0-9]*/status"):
