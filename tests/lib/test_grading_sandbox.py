@@ -187,16 +187,24 @@ def test_the_sandbox_sees_nothing_of_the_course_and_runs_under_limits(tmp_path):
 
 
 HOG = r"""
-import os, sys
-done = 0
+import os, select
+ready_r, ready_w = os.pipe()     # each child says it holds its memory
+go_r, go_w = os.pipe()           # then waits until all three hold theirs at once
 children = []
 for _ in range(3):
     pid = os.fork()
     if pid == 0:
         block = bytearray(400 << 20)
         block[::4096] = b"x" * len(block[::4096])        # touch every page
+        os.write(ready_w, b"x")
+        os.read(go_r, 1)
         os._exit(0)
     children.append(pid)
+held = 0
+while held < 3 and select.select([ready_r], [], [], 8)[0]:
+    held += len(os.read(ready_r, 3))
+os.write(go_w, b"xxx")
+done = 0
 for pid in children:
     _, status = os.waitpid(pid, 0)
     done += os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
