@@ -219,8 +219,7 @@ class Sandbox:
         if self.uid is not None:
             _end_processes_of(self.uid)
         for group in self.cgroups:
-            with contextlib.suppress(OSError):
-                group.rmdir()
+            _remove_cgroup(group)
         self.cgroups = []
         try:
             shutil.rmtree(self.root, ignore_errors=True)
@@ -263,6 +262,29 @@ def _make_cgroups(name: str, limits: Limits) -> list[Path]:
             with contextlib.suppress(OSError):
                 group.rmdir()
         return []
+
+
+def _remove_cgroup(group: Path, seconds: float = 10.0) -> None:
+    """Remove a sandbox's control group once it is empty (its last processes, bubblewrap's own among
+    them, may take a moment to end; any still listed after a moment is killed)."""
+    import signal
+    import time
+
+    deadline, tries = time.monotonic() + seconds, 0
+    while time.monotonic() < deadline:
+        try:
+            group.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            tries += 1
+            if tries >= 10:
+                with contextlib.suppress(OSError, ValueError):
+                    for pid in (group / "cgroup.procs").read_text().split():
+                        with contextlib.suppress(OSError):
+                            os.kill(int(pid), signal.SIGKILL)
+            time.sleep(0.05)
 
 
 def _processes_of(uid: int) -> list[int]:
