@@ -287,16 +287,26 @@ def _remove_cgroup(group: Path, seconds: float = 10.0) -> None:
             time.sleep(0.05)
 
 
-def _processes_of(uid: int) -> list[int]:
-    found = []
+def _process_uids() -> dict[int, int]:
+    """Every live process's real user id, by pid (a process that ends while it is read is left out)."""
+    found = {}
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
             line = next(line for line in status.read_text().splitlines() if line.startswith("Uid:"))
-        except (OSError, StopIteration):
+            found[int(status.parent.name)] = int(line.split()[1])
+        except (OSError, StopIteration, ValueError):
             continue
-        if int(line.split()[1]) == uid:
-            found.append(int(status.parent.name))
     return found
+
+
+def _processes_of(uid: int) -> list[int]:
+    """The pids of ``uid``'s live processes."""
+    return [pid for pid, owner in _process_uids().items() if owner == uid]
+
+
+def _sandbox_processes() -> dict[int, int]:
+    """Live processes of any sandbox user id, as {pid: uid}."""
+    return {pid: uid for pid, uid in _process_uids().items() if _UID_BASE <= uid < _UID_BASE + _UID_SLOTS}
 
 
 def _end_processes_of(uid: int, seconds: float = 10.0) -> None:

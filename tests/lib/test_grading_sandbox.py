@@ -232,18 +232,6 @@ def test_a_sandbox_s_memory_is_capped_as_a_whole_not_per_process():
     assert groups and all(not group.exists() for group in groups)
 
 
-def _processes_of(uid: int) -> list[str]:
-    left = []
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            found = int(next(line for line in status.read_text().splitlines() if line.startswith("Uid:")).split()[1])
-        except (OSError, StopIteration, ValueError):
-            continue
-        if found == uid:
-            left.append(status.parent.name)
-    return left
-
-
 def _cells(*sources: str) -> list[dict]:
     return [{"cell_type": "code", "source": s, "metadata": {}} for s in sources]
 
@@ -266,11 +254,11 @@ def test_a_hang_costs_its_notebook_the_time_limit_and_leaves_nothing_running():
     try:
         with pytest.raises(CheckFailed, match="time limit"):
             child.run(GRADIENT + "\n" + hang)
-        assert len(_processes_of(uid)) >= 4          # the child and its three forks ran as the sandbox's user
+        assert len(_sandbox._processes_of(uid)) >= 4          # the child and its three forks ran as the sandbox's user
     finally:
         child.close()
     assert time.monotonic() - started < 60
-    assert not _processes_of(uid)          # close() returns only when every process of the sandbox is gone
+    assert not _sandbox._processes_of(uid)          # close() returns only when every process of the sandbox is gone
     # the next notebook is graded as usual
     (verdict,) = grade_notebook(_cells(GRADIENT, CHECK), timeout=60).values()
     assert verdict["passed"], verdict

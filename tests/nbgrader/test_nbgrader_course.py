@@ -57,6 +57,8 @@ import nbformat
 import pytest
 import yaml
 
+from mlrefined_lib.checks import _sandbox
+
 ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("nbgrader_export", ROOT / "tools" / "nbgrader_export.py")
 nbgrader_export = importlib.util.module_from_spec(spec)
@@ -585,16 +587,8 @@ def _stored(course: Path) -> dict:
 
 
 def _sandbox_processes() -> list[str]:
-    """Processes of the sandboxes' user ids (600000 and up) still alive."""
-    left = []
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            uid = int(next(line for line in status.read_text().splitlines() if line.startswith("Uid:")).split()[1])
-        except (OSError, StopIteration, ValueError):
-            continue
-        if uid >= 600000:
-            left.append(f"{status.parent.name} (uid {uid})")
-    return left
+    """Processes of the sandboxes' user ids still alive."""
+    return [f"{pid} (uid {uid})" for pid, uid in sorted(_sandbox._sandbox_processes().items())]
 
 
 @pytest.fixture(scope="module")
