@@ -8,7 +8,8 @@
 #   make student   student edition (solutions stripped) in _build/student/
 #   make nbgrader  nbgrader course (source/<chapter>/<notebook>.ipynb) in _build/nbgrader/
 #   make bench     benchmarks -> benchmarks/RESULTS.md
-#   make text      rewrite the text pairs (text/NN_slug/*.md) of the chapter notebooks and instructors.md's exercise table
+#   make text      rewrite the text pairs (text/NN_slug/*.md) of the chapter notebooks, instructors.md's exercise table
+#                  and reference.md's import map
 #
 # Needs only Python 3.11, git and make; everything else is installed here.
 
@@ -26,7 +27,7 @@ BOOK_CONFIG = $$(test -f _build/_config.cdn.yml && echo --config _build/_config.
         lab student bench clean chromium bubblewrap nbgrader test-nbgrader text
 
 help:
-	@sed -n '3,13p' Makefile
+	@sed -n '3,14p' Makefile
 
 # ---------------------------------------------------------------- environment
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
@@ -219,6 +220,7 @@ chromium:
 text: $(STAMP)
 	$(PY) tools/text_pairs.py
 	$(PY) tools/exercise_table.py
+	$(PY) tools/import_map.py
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab chapters
