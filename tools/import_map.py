@@ -133,21 +133,21 @@ def _chapters(numbers: list[int]) -> str:
 def table(root: Path = ROOT) -> str:
     uses = chapter_uses(root)
     lines = [
-        "Every name the chapters call, where it is defined, and the chapter that teaches it (the first to "
-        "call it). The chapters write `import mlrefined_lib as ml` and call `ml.NAME`; the datasets, "
+        "Every name the chapters call, the module of `mlrefined_lib` that defines it, and the chapter that "
+        "teaches it (the first to call it). The chapters write `import mlrefined_lib as ml` and call `ml.NAME`; the datasets, "
         "plotting and widgets are imported as modules (`from mlrefined_lib import plotting`), as are the "
         "exercises' checks (`mlrefined_lib.checks`, one per exercise). A name no chapter writes is a result's class "
         "or one of the library's building blocks.",
         "",
-        "| Name | Defined in | Taught in chapter | Also used in |",
-        "|---|---|--:|---|",
+        "| Name | Module | Taught in chapter |",
+        "|---|---|---|",
     ]
     for shown, home in public_names():
         chapters = sorted({number for number, names in uses if shown in names})
-        module = home.rsplit(".", 1)[0]
+        module = home.rsplit(".", 1)[0].removeprefix("mlrefined_lib").lstrip(".") or "mlrefined_lib"
         written = f"ml.{shown}" if "." not in shown else shown
-        lines.append(f"| {{py:obj}}`{written} <{home}>` | `{module}` | "
-                     f"{chapters[0] if chapters else '–'} | {_chapters(chapters[1:]) or '–'} |")
+        used = (f"{chapters[0]}; also {_chapters(chapters[1:])}" if chapters[1:] else str(chapters[0])) if chapters else "–"
+        lines.append(f"| {{py:obj}}`{written} <{home}>` | `{module}` | {used} |")
     return "\n".join(lines) + "\n"
 
 

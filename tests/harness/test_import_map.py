@@ -37,10 +37,10 @@ def test_every_way_of_importing_a_name_is_seen():
 def _rows() -> dict[str, tuple[str, str]]:
     rows = {}
     for line in import_map.REFERENCE.read_text().splitlines():
-        match = re.match(r"\| \{py:obj\}`(?:ml\.)?(?P<name>[\w.]+) <[\w.]+>` \| `[\w.]+` \| (?P<first>[\d–]+) \| (?P<rest>[^|]+) \|$",
+        match = re.match(r"\| \{py:obj\}`(?:ml\.)?(?P<name>[\w.]+) <[\w.]+>` \| `[\w.]+` \| (?P<first>[\d–]+)(?:; also (?P<rest>[\d, ]+))? \|$",
                          line)
         if match:
-            rows[match["name"]] = (match["first"], match["rest"].strip())
+            rows[match["name"]] = (match["first"], match["rest"] or "")
     return rows
 
 
