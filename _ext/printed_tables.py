@@ -30,8 +30,9 @@ import re
 MIN_ROWS = 2
 ROW = re.compile(r"\S {2,}\S")
 SINGLE = re.compile(r"\S (?=\S)")
-#: Characters of 13 px monospace in the 688 px text column of a 1280 px window.
-COLUMN_CHARACTERS = 88
+#: Characters of 13 px monospace in the 688 px text column of a 1280 px window (its box's
+#: padding and a few wider letters, such as "±" and "−", aside).
+COLUMN_CHARACTERS = 84
 #: Characters of the widest row that fits the paper at 7 pt (book.css's print rules).
 PAPER_CHARACTERS = 116
 OUTPUT_PRE = re.compile(

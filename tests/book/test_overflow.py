@@ -15,8 +15,9 @@ of the article:
   says so ("Scroll sideways to see the whole ... ->", assets/scroll-cues.js,
   assets/figures.js), shown;
 * a code line that wraps on the phone continues indented past its own
-  indentation (a hanging indent, assets/book.css): a wrapped line of a loop's
-  body must not start at column 0, where it would read as top-level code.
+  indentation (a hanging indent, assets/book.css), or past half the box for a
+  line indented further: a wrapped line of a loop's body must not start at
+  column 0, where it would read as top-level code.
 
 Figures (their own scrolling box, tests/book/test_devices.py) and the widgets
 are not measured here.
@@ -125,7 +126,8 @@ OVERFLOW_JS = r"""async () => {
       const lineStart = pre.getBoundingClientRect().left + parseFloat(style.paddingLeft) + pre.clientLeft;
       const later = boxes.filter((b) => b.top > first.top + lineHeight / 2);
       const leftmost = Math.min(...later.map((b) => b.left));
-      if (later.length && leftmost <= lineStart + indent * charWidth + 1)
+      const half = (pre.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)) / 2;
+      if (later.length && leftmost <= lineStart + Math.min(indent * charWidth, half - 1) + 1)
         flat.push(`continues at ${Math.round(leftmost - lineStart)} px, indented ${indent} characters: ${line.textContent.trim().slice(0, 50)}`);
     }
   }
