@@ -127,7 +127,7 @@ OVERFLOW_JS = r"""async () => {
       const later = boxes.filter((b) => b.top > first.top + lineHeight / 2);
       const leftmost = Math.min(...later.map((b) => b.left));
       const half = (pre.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)) / 2;
-      if (later.length && leftmost <= lineStart + Math.min(indent * charWidth, half - 1) + 1)
+      if (later.length && leftmost <= lineStart + Math.min(indent * charWidth + 1, half - 2))
         flat.push(`continues at ${Math.round(leftmost - lineStart)} px, indented ${indent} characters: ${line.textContent.trim().slice(0, 50)}`);
     }
   }
