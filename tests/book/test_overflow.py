@@ -81,7 +81,7 @@ OVERFLOW_JS = r"""async () => {
     let right = screen, clipper = null;
     for (let a = e.parentElement; a && a !== document.documentElement; a = a.parentElement) {
       const style = getComputedStyle(a);
-      if (style.overflowX !== "visible" || style.contain.includes("paint")) {
+      if (style.overflowX !== "visible" || /paint|content|strict/.test(style.contain)) {
         const box = a.getBoundingClientRect();
         if (box.width <= 2) { right = null; break; }  // for screen readers only (a table's header on a phone)
         const edge = box.left + a.clientLeft + a.clientWidth;
