@@ -14,7 +14,9 @@ of a page, this
   (an f-string's prefix, quotes and braces, for instance).
 
 Classes that another stylesheet styles (:data:`STYLED_ELSEWHERE`) are left as
-they are. Each character keeps its colour, weight and slant in both modes:
+they are. Then, in code (not in printed output), each line becomes a box of its
+own, ``<span class="code-line">``, with its indentation in ``--indent``:
+``book.css`` continues a wrapped line past that indentation (:func:`hang`). Each character keeps its colour, weight and slant in both modes:
 ``tests/harness/test_lean_code.py`` checks this character by character.
 """
 
@@ -105,6 +107,48 @@ def lean(block: str, looks: dict[str, tuple], plain: tuple) -> str:
     return "".join(out)
 
 
+LINE_TAG = re.compile(r"<(/?)span\b[^>]*>")
+
+
+def hang(block: str) -> str:
+    """One highlighted block (the inside of its ``<pre>``) with each line wrapped in
+    ``<span class="code-line">``, which carries ``style="--indent: N"`` when the line starts
+    with N spaces. A span that runs over a line break (a docstring) is closed at the end of
+    the line and opened again on the next, so that the lines nest. Each line's newline stays
+    inside its box, so the text (and what the copy button copies) is unchanged."""
+    plain = html.unescape(re.sub(r"<[^>]*>", "", block)).split("\n")
+    indents = [len(line) - len(line.lstrip(" ")) if line.strip() else 0 for line in plain]
+    number = 0
+
+    def opening() -> str:
+        indent = indents[number] if number < len(indents) else 0
+        return f'<span class="code-line" style="--indent: {indent}">' if indent else '<span class="code-line">'
+
+    out, stack = [opening()], []
+    for piece in re.split(r"(<[^>]*>)", block):
+        if not piece:
+            continue
+        if piece.startswith("<"):
+            tag = LINE_TAG.fullmatch(piece)
+            if tag and tag.group(1):
+                stack.pop()
+            elif tag and not piece.endswith("/>"):
+                stack.append(piece)
+            out.append(piece)
+            continue
+        lines = piece.split("\n")
+        for i, text in enumerate(lines):
+            if i:
+                number += 1
+                out.append("\n" + "</span>" * len(stack) + "</span>")
+                out.append(opening() + "".join(stack))
+            out.append(text)
+    out.append("</span>")
+    joined = "".join(out)
+    # A last line with nothing in it (the block's closing newline) is no line of its own.
+    return re.sub(r'<span class="code-line">((?:<span[^>]*>)*)((?:</span>)*)</span>$', r"\1\2", joined)
+
+
 @functools.lru_cache(maxsize=None)
 def _theme_looks(light: str, dark: str) -> tuple[dict[str, tuple], tuple]:
     from pygments.formatters import HtmlFormatter
@@ -128,7 +172,15 @@ def _rewrite(app, pagename, templatename, context, doctree):
     if not body or '<div class="highlight"><pre>' not in body:
         return
     looks, plain = _theme_looks(*_styles(app))
-    context["body"] = BLOCK.sub(lambda m: m.group(1) + lean(m.group(2), looks, plain) + m.group(3), body)
+
+    def rewrite(match):
+        inner = lean(match.group(2), looks, plain)
+        wrapper = body[body.rfind("<div ", 0, match.start()):match.start()]
+        if 'class="output' not in wrapper:  # code, not printed output
+            inner = hang(inner)
+        return match.group(1) + inner + match.group(3)
+
+    context["body"] = BLOCK.sub(rewrite, body)
 
 
 def setup(app):

@@ -7,11 +7,18 @@ a plain-text result) this finds the lines that are rows of a table, those with
 two or more spaces between words, in a block that has at least
 :data:`MIN_ROWS` of them, and wraps each such line in a
 ``<span class="printed-row">`` that ``book.css`` keeps on one line; the other
-lines of the block (sentences) still wrap. The block gets the class
-``printed-table`` and its widest row's length as ``--columns``: on screen it
-scrolls sideways in its box when the rows are wider than the column, with the
-line under it that says so (``assets/scroll-cues.js``); on paper its letters
-shrink until its widest row fits the page.
+lines of the block (sentences) still wrap. A line with a wide gap but mostly
+single spaces between its words (:func:`is_row`) is a sentence. The block gets
+the class ``printed-table`` and its widest row's length as ``--columns``: on
+screen it scrolls sideways in its box when the rows are wider than the column,
+with the line under it that says so (``assets/scroll-cues.js``); on paper its
+letters shrink until its widest row fits the page, down to 7 pt, and a wider
+row wraps (``data-print-wrap``).
+
+Any printed output with a line longer than :data:`COLUMN_CHARACTERS` (what the
+text column holds at a 1280 px window) gets the class ``full-width``: on a wide
+screen it uses the margin beside the column, where the page's contents are
+(the theme folds them away while such an output is in view).
 """
 
 from __future__ import annotations
@@ -22,6 +29,12 @@ import re
 #: A block is a table when at least this many of its lines are rows.
 MIN_ROWS = 2
 ROW = re.compile(r"\S {2,}\S")
+SINGLE = re.compile(r"\S (?=\S)")
+#: Characters of 13 px monospace in the 688 px text column of a 1280 px window (its box's
+#: padding and a few wider letters, such as "±" and "−", aside).
+COLUMN_CHARACTERS = 84
+#: Characters of the widest row that fits the paper at 7 pt (book.css's print rules).
+PAPER_CHARACTERS = 116
 OUTPUT_PRE = re.compile(
     r'(?P<open><div class="output (?:stream|text_plain)[^"]*"><div class="highlight"><pre)>'
     r"(?P<lead><span></span>)?(?P<text>.*?)</pre>", re.S)
@@ -29,8 +42,11 @@ TAG = re.compile(r"<[^>]+>")
 
 
 def is_row(line: str) -> bool:
-    """True for a line laid out in columns: two or more spaces between two words."""
-    return bool(ROW.search(line.strip("\n")))
+    """True for a line laid out in columns: two or more spaces between two words, and not many
+    more single spaces than such gaps (a sentence with one wide gap is a sentence)."""
+    line = line.strip()
+    gaps = len(ROW.findall(line))
+    return gaps > 0 and len(SINGLE.findall(line)) <= 2 * gaps + 2
 
 
 def mark_table(inner: str) -> tuple[str, int] | None:
@@ -49,19 +65,29 @@ def mark_table(inner: str) -> tuple[str, int] | None:
     return "\n".join(lines), max(len(plain[i]) for i in rows)
 
 
+def widest_line(inner: str) -> int:
+    """The length of the longest line of a printed ``<pre>``'s inner HTML, as shown."""
+    return max(len(html.unescape(TAG.sub("", line))) for line in inner.split("\n"))
+
+
 def mark_tables(body: str) -> tuple[str, int]:
-    """``body`` with every printed table marked; returns it and how many were marked."""
+    """``body`` with every printed table marked, and every output wider than the column marked
+    ``full-width``; returns it and how many tables were marked."""
     count = 0
 
     def mark(match):
         nonlocal count
+        opening = match.group("open")
+        if widest_line(match.group("text")) > COLUMN_CHARACTERS:
+            opening = opening.replace('<div class="output ', '<div class="output full-width ', 1)
         found = mark_table(match.group("text"))
         if found is None:
-            return match.group(0)
+            return opening + match.group(0)[len(match.group("open")):]
         inner, columns = found
         count += 1
         whole = ' data-whole="1"' if inner is match.group("text") else ""
-        return (f'{match.group("open")} class="printed-table" style="--columns: {columns}"{whole}>'
+        wrap = ' data-print-wrap="1"' if columns > PAPER_CHARACTERS else ""
+        return (f'{opening} class="printed-table" style="--columns: {columns}"{whole}{wrap}>'
                 f'{match.group("lead") or ""}{inner}</pre>')
 
     return OUTPUT_PRE.sub(mark, body), count

@@ -10,6 +10,9 @@ landing page's link). Checks:
 * every chapter's title, with its number ("7. Standard normalization"), is in
   the PDF's text and is a bookmark (a chapter's sections are bookmarks under
   it);
+* printed output is readable: printed at the paper's width, no output text
+  (printed lines, a table's cells) is under 7 pt, and none is wider than the
+  paper (a wide table's rows wrap instead, book.css);
 * no code line is cut: printed at the paper's width, no code block scrolls
   sideways, and every line of every code block the printed page shows is in
   the PDF's text (spaces and line breaks aside: long lines wrap);
@@ -48,6 +51,15 @@ PRINTED_CODE_JS = """() => {
       .map((p) => `${p.scrollWidth} px in ${p.clientWidth} px: ${p.textContent.trim().slice(0, 60)}`),
     code: blocks.filter((p) => p.closest(".cell_input")).map((p) => p.textContent),
   };
+}"""
+MIN_OUTPUT_PT = 7
+PRINTED_OUTPUT_JS = """() => {
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll("article .cell_output pre, article .cell_output td, article .cell_output th")]
+    .filter((e) => shown(e) && e.textContent.trim()).map((e) => ({
+      pt: parseFloat(getComputedStyle(e).fontSize) * 0.75, right: e.getBoundingClientRect().right, width,
+      scrolls: e.scrollWidth > e.clientWidth + 1, text: e.textContent.trim().slice(0, 50)}));
 }"""
 PRINTED_WIDGETS_JS = """() => {
   const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
@@ -151,6 +163,28 @@ def test_no_code_line_is_cut(browser, book_server, book, pdf_text):
         assert lines > 1000, f"only {lines} printed code lines found"
         assert not missing, (f"{len(missing)} of {lines} printed code lines are not in the PDF's text:\n  "
                              + "\n  ".join(missing[:20]))
+    finally:
+        context.close()
+
+
+def test_printed_output_is_readable(browser, book_server, book):
+    """No printed output shrinks under 7 pt or runs past the paper (the PDF itself is not needed)."""
+    context = browser.new_context(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
+    try:
+        page = context.new_page()
+        page.emulate_media(media="print")
+        small, wide, seen = [], [], 0
+        for path in book.chapter_pages():
+            page.goto(f"{book_server}/{path}", wait_until="load")
+            for out in page.evaluate(PRINTED_OUTPUT_JS):
+                seen += 1
+                if out["pt"] < MIN_OUTPUT_PT - 0.05:
+                    small.append(f"{path}: {out['pt']:.1f} pt: {out['text']}")
+                if out["scrolls"] or out["right"] > out["width"] + 1:
+                    wide.append(f"{path}: {out['text']}")
+        assert seen > 300, f"only {seen} printed outputs found"
+        assert not small, f"{len(small)} printed outputs under {MIN_OUTPUT_PT} pt:\n  " + "\n  ".join(small)
+        assert not wide, f"{len(wide)} printed outputs wider than the paper:\n  " + "\n  ".join(wide)
     finally:
         context.close()
 
