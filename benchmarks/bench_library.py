@@ -700,7 +700,7 @@ def bench_edge_features(rng) -> dict:
 
 
 def bench_smote(rng) -> dict:
-    title = "g. SMOTE (chapter 12) against imbalanced-learn's, same data"
+    title = "g. SMOTE (chapter 13) against imbalanced-learn's, same data"
     from mlrefined_lib import pipeline
 
     try:

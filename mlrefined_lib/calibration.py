@@ -1,4 +1,4 @@
-"""Predicted probabilities that mean what they say (chapter 12).
+"""Predicted probabilities that mean what they say (chapter 13).
 
 Resampling the training rows (oversampling, SMOTE, undersampling) changes the
 share of each class the model sees, and its probabilities follow that share,
@@ -47,7 +47,7 @@ def _as_prior(prior, classes: int, name: str) -> np.ndarray:
 
 
 def prior_shift(probabilities, trained_prior, true_prior) -> np.ndarray:
-    """Correct predicted probabilities for class shares that differ from training (chapter 12).
+    """Correct predicted probabilities for class shares that differ from training (chapter 13).
 
     A model fitted on rows where class k had share ``π_k(trained)`` (after
     oversampling, say) and used where it has share ``π_k(true)`` should report
@@ -84,7 +84,7 @@ def prior_shift(probabilities, trained_prior, true_prior) -> np.ndarray:
 
 @dataclass(repr=False)
 class ReliabilityTable:
-    """Predicted against observed frequency, bin by bin (chapter 12).
+    """Predicted against observed frequency, bin by bin (chapter 13).
 
     Attributes
     ----------
@@ -122,7 +122,7 @@ class ReliabilityTable:
 
 
 def reliability_table(y, probabilities, bins: int = 10) -> ReliabilityTable:
-    """Bin predicted probabilities into equal-width bins and compare with what happened (chapter 12).
+    """Bin predicted probabilities into equal-width bins and compare with what happened (chapter 13).
 
     Bin b holds the rows whose probability lies in ``(b/B, (b+1)/B]`` (the first
     bin includes 0). Its mean prediction and its observed share of class 1

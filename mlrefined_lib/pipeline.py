@@ -403,7 +403,7 @@ def _nearest_neighbours(points: np.ndarray, k: int) -> np.ndarray:
 
 
 def smote(x, y, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """SMOTE: balance the classes with synthetic points between neighbours (chapter 12).
+    """SMOTE: balance the classes with synthetic points between neighbours (chapter 13).
 
     For every class smaller than the largest, each new point is made by
     choosing a point ``a`` of the class at random, one of its ``k`` nearest

@@ -74,12 +74,8 @@ from .ch11_regularization import (
     check_pick_lambda,
     check_ridge_mean_form,
 )
-from .ch12_pipeline import (
-    check_date_features,
-    check_encode_with_train_categories,
-    check_matching_threshold,
-    check_smote_one_class,
-)
+from .ch12_pipeline import check_date_features, check_encode_with_train_categories
+from .ch13_imbalance_thresholds import check_matching_threshold, check_smote_one_class
 
 __all__ = [
     "CheckFailed",
@@ -140,6 +136,7 @@ __all__ = [
     # chapter 12
     "check_date_features",
     "check_encode_with_train_categories",
+    # chapter 13
     "check_smote_one_class",
     "check_matching_threshold",
 ]

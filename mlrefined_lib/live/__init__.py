@@ -16,7 +16,7 @@ for any value of its controls:
 * :func:`boosting_rounds` (chapter 10): boosting's weights and costs round by round;
 * :func:`penalty_geometry` (chapter 11): the exact lasso and ridge minimizers;
 * :func:`category_codes` (chapter 6): a line over the categories' codes against one-hot.
-* :func:`threshold_curve` (chapter 12): a decision threshold on the precision–recall
+* :func:`threshold_curve` (chapter 13): a decision threshold on the precision–recall
   curve, with the confusion matrix and each class's precision, recall and F1.
 * :func:`text_features` (chapter 6): a typed sentence's bag of words, TF-IDF, similarities and score.
 * :func:`edge_histograms` (chapter 6): per-patch edge histograms for any patch and block size.

@@ -1,4 +1,4 @@
-"""A two-class decision threshold, moved along the precision–recall curve (chapter 12).
+"""A two-class decision threshold, moved along the precision–recall curve (chapter 13).
 
 The reader moves the threshold θ: a row is called positive when its score is at
 least θ. The page gets the scores (out-of-fold probabilities, say) and the true
@@ -20,7 +20,7 @@ from .._esm import STATIC, module_text
 from .._validation import check_scalar
 from ._base import LiveWidget
 
-#: The decision-threshold widget of chapter 12.
+#: The decision-threshold widget of chapter 13.
 THRESHOLD_ESM_PATH = STATIC / "threshold_curve.js"
 THRESHOLD_ANYWIDGET_ID = "mlrefined_lib.live.ThresholdCurve"
 
@@ -32,7 +32,7 @@ def _ratio(num: float, den: float) -> float:
 class ThresholdCurve(LiveWidget):
     """A decision threshold on a two-class score: the confusion matrix, per-class precision,
     recall and F1, and the point on the precision–recall curve; build it with
-    :func:`threshold_curve` (chapter 12). Synced value: ``threshold``."""
+    :func:`threshold_curve` (chapter 13). Synced value: ``threshold``."""
 
     anywidget_id = THRESHOLD_ANYWIDGET_ID
     _esm = module_text("threshold_curve.js")
@@ -136,7 +136,7 @@ def threshold_curve(
     marks: dict | None = None,
     title: str = "Moving the decision threshold",
 ) -> ThresholdCurve:
-    """Build the decision-threshold widget (chapter 12).
+    """Build the decision-threshold widget (chapter 13).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-// Front end of mlrefined_lib.live.ThresholdCurve (an anywidget ES module), chapter 12.
+// Front end of mlrefined_lib.live.ThresholdCurve (an anywidget ES module), chapter 13.
 // Python sends each row's score for the positive class (out-of-fold probabilities)
 // and its true label (1 positive, 0 negative). For any threshold θ this file calls a
 // row positive when its score is at least θ and counts the confusion matrix, the

@@ -27,7 +27,7 @@ DEVICES = {
 # query -> (the page that must come first, the id of the section its link must land in, or None for anywhere on it)
 QUERIES = {
     "standardize": ("chapters/07_standard_normalization/standard_normalization.html", None),
-    "SMOTE": ("chapters/12_pipeline/pipeline.html", "step-10-class-imbalance"),
+    "SMOTE": ("chapters/13_imbalance_thresholds/imbalance_thresholds.html", "what-smote-s-points-look-like"),
     "sphering": ("chapters/09_pca_sphering/pca_sphering.html", None),
     "imputation": ("chapters/08_imputation/imputation.html", None),
 }

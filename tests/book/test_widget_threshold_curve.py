@@ -1,4 +1,4 @@
-"""The decision-threshold widget of chapter 12 (mlrefined_lib.live.threshold_curve) in a static
+"""The decision-threshold widget of chapter 13 (mlrefined_lib.live.threshold_curve) in a static
 page drawn by the book's loader, in Chromium: the confusion matrix, each class's precision,
 recall and F1, the point on the precision–recall curve, the curve itself and the threshold with
 the largest F1 equal scikit-learn's metrics to 1e-9, before and after slider, key, pointer and
