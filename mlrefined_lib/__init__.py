@@ -11,6 +11,7 @@ Modules by topic (math separate from drawing):
 * :mod:`~mlrefined_lib.model_selection` — learning curves and early stopping (chapter 4);
 * :mod:`~mlrefined_lib.cross_validation` — folds, cross-validation and tuning (chapter 5);
 * :mod:`~mlrefined_lib.comparison` — two models on the same folds or rows: corrected t-interval, McNemar (chapter 5);
+* :mod:`~mlrefined_lib.guards` — :class:`MethodWarning`, issued when a tuning or comparison sees a fault of method;
 * :mod:`~mlrefined_lib.histograms` — one-hot, bag of words, edge histograms, spectrograms;
 * :mod:`~mlrefined_lib.selection` — feature selection by boosting;
 * :mod:`~mlrefined_lib.regularization` — ridge, lasso and elastic-net paths;
@@ -67,8 +68,10 @@ from .cross_validation import (
 from .comparison import (
     McNemarResult,
     PairedComparison,
+    Replicates,
     TestScoreCheck,
     TestSetComparison,
+    bootstrap_replicates,
     compare_fold_scores,
     compare_test_score,
     mcnemar_test,
@@ -97,6 +100,7 @@ from .pipeline import (
     uncommon_features,
     unseen_categories,
 )
+from .guards import MethodWarning
 from .selection import BoostResult, boost, tuned_fit
 from .importance import PermutationImportance, permutation_importance
 from .calibration import ReliabilityTable, prior_shift, reliability_table

@@ -13,12 +13,20 @@ three verdicts: ``"a lower"`` (model a has the lower error), ``"b lower"``, or
   differences (ddof = 1) and ``r`` the mean over the folds of
   validation rows / training rows, the interval is
   ``mean ± t(0.975, J − 1) · sqrt((1/J + r) · s²)`` → :class:`PairedComparison`.
+  It was derived for folds drawn at random, not for forward-chaining folds,
+  whose training sets are nested; for those, ``test="blocks"`` gives the
+  t-interval over the folds' disjoint validation blocks, ``mean ± t(0.975,
+  J − 1) · s/√J`` (see :func:`compare_fold_scores`).
 * :func:`mcnemar_test` compares two classifiers on one test set by the rows
   only one of them gets right: the exact two-sided binomial test on those
   discordant rows → :class:`McNemarResult`.
 * :func:`paired_test_set` compares two fixed models on one test set by their
   per-row losses: a paired t-interval (the rows are independent once the
   models are fixed) → :class:`TestSetComparison`.
+* :func:`bootstrap_replicates` computes a statistic on bootstrap resamples →
+  :class:`Replicates`, whose spread is read with a percentile interval; a
+  paired t-test given replicates warns (a t over replicates measures Monte
+  Carlo precision, not a difference between models).
 * :func:`compare_test_score` asks whether one score on a test set is typical of
   single folds of a cross-validation, given the spread of the fold scores
   scaled to the test set's size → :class:`TestScoreCheck`.
@@ -31,13 +39,16 @@ no SciPy; the tests compare it with SciPy's.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._validation import as_inputs, as_outputs
+from ._validation import check_choice, check_scalar
 from .cross_validation import CrossValidationResult, _check_callables, _check_folds, _scores
+from .guards import nested_training, validation_repeats, warn_method
 
 __all__ = [
     "PairedComparison",
@@ -49,7 +60,13 @@ __all__ = [
     "paired_test_set",
     "TestScoreCheck",
     "compare_test_score",
+    "FOLD_TESTS",
+    "Replicates",
+    "bootstrap_replicates",
 ]
+
+#: The tests :func:`compare_fold_scores` and :func:`paired_comparison` can run on per-fold differences.
+FOLD_TESTS = ("corrected", "blocks")
 
 LEVEL = 0.95
 """Every interval of this module is a 95% interval; every test is two-sided at 5%."""
@@ -104,6 +121,19 @@ def _t_quantile(level: float, dof: int) -> float:
 
 
 # ---------------------------------------------------------------- shared input checks and wording
+
+
+def _warn_replicates(values_a, values_b, names: str, test: str) -> None:
+    """A MethodWarning when either of the two inputs is :class:`Replicates`."""
+    found = next((values for values in (values_a, values_b) if isinstance(values, Replicates)), None)
+    if found is not None:
+        warn_method(
+            f"{names} hold {len(found)} bootstrap replicates of one data set, and {test} treats them as "
+            f"independent observations: its interval then measures how precisely {len(found)} replicates pin down "
+            "their own mean (it narrows as replicates are added), not whether the two models differ. Read the "
+            "spread of the replicates of the difference instead ((a - b).percentile_interval()), or compare the "
+            "models on independent rows (paired_test_set on a test set) or folds (paired_comparison)."
+        )
 
 
 def _as_scores(values, name: str) -> np.ndarray:
@@ -182,15 +212,19 @@ class PairedComparison:
     test_to_train : float
         ``r``, the mean over the folds of validation rows / training rows.
     corrected_standard_error : float
-        ``sqrt((1/J + r) · s²)``, s² the sample variance of the differences.
+        The standard error the interval uses: ``sqrt((1/J + r) · s²)``, s² the sample
+        variance of the differences (with ``test="blocks"``: ``s/√J``).
     interval : (float, float)
-        95% corrected resampled t-interval of the mean difference (J − 1 degrees of freedom).
+        95% t-interval of the mean difference (J − 1 degrees of freedom): corrected
+        resampled, or over independent validation blocks (``test``).
     p_value : float
         Two-sided p-value of "no difference" from the same t statistic.
     verdict : str
         ``"a lower"``, ``"b lower"`` or ``"within the noise"`` (the interval holds 0).
     names : (str, str)
         What the printed sentence calls a and b.
+    test : str
+        ``"corrected"`` (Nadeau and Bengio) or ``"blocks"`` (independent validation blocks).
 
     ``standard_error`` (the plain ``s/√J``) is kept to show how much the
     correction widens it; it is not a test.
@@ -205,6 +239,7 @@ class PairedComparison:
     p_value: float
     verdict: str
     names: tuple = ("a", "b")
+    test: str = "corrected"
 
     @property
     def mean_difference(self) -> float:
@@ -226,7 +261,9 @@ class PairedComparison:
         low, high = self.interval
         return (
             f"{name_a} − {name_b}: {_number(self.mean_difference)} on average over {len(self.differences)} folds "
-            f"(lower in {self.a_lower_in} for {name_a}); 95% corrected interval [{_number(low)}, {_number(high)}], "
+            f"(lower in {self.a_lower_in} for {name_a}); 95% "
+            f"{'corrected interval' if self.test == 'corrected' else 'interval over the validation blocks'} "
+            f"[{_number(low)}, {_number(high)}], "
             f"p = {self.p_value:.3f}: {_said(self.verdict, self.names)}."
         )
 
@@ -234,11 +271,15 @@ class PairedComparison:
 
 
 def _fold_sizes(folds) -> tuple[float, int, float]:
-    """Check ``folds``; return r (mean of validation rows / training rows), their number, mean validation rows.
+    """Check ``folds``; return r (mean of validation rows / training rows), their number, mean validation rows."""
+    folds = _checked_folds(folds)
+    ratio = float(np.mean([len(validation) / len(train) for train, validation in folds]))
+    return ratio, len(folds), float(np.mean([len(validation) for _, validation in folds]))
 
-    The folds are checked as :func:`~mlrefined_lib.cross_validation.cross_validate` checks them, against as
-    many rows as their largest index needs (the data themselves are not at hand here).
-    """
+
+def _checked_folds(folds) -> list:
+    """``folds`` checked as :func:`~mlrefined_lib.cross_validation.cross_validate` checks them, against as
+    many rows as their largest index needs (the data themselves are not at hand here)."""
     rows = 1
     if isinstance(folds, (list, tuple)):
         for pair in folds:
@@ -246,13 +287,40 @@ def _fold_sizes(folds) -> tuple[float, int, float]:
                 arr = np.asarray(part)
                 if arr.ndim == 1 and arr.size and np.issubdtype(arr.dtype, np.integer):
                     rows = max(rows, int(arr.max()) + 1)
-    folds = _check_folds(folds, rows)
-    ratio = float(np.mean([len(validation) / len(train) for train, validation in folds]))
-    return ratio, len(folds), float(np.mean([len(validation) for _, validation in folds]))
+    return _check_folds(folds, rows)
 
 
-def compare_fold_scores(scores_a, scores_b, folds, *, names=None) -> PairedComparison:
+def _disjoint_validation(folds) -> None:
+    seen = {}
+    for number, (_, validation) in enumerate(folds):
+        for row in validation.tolist():
+            if row in seen:
+                raise ValueError(
+                    f'test="blocks" treats each fold\'s validation rows as a block of its own, so no row may be '
+                    f"validated twice; row {row} is validated in folds {seen[row]} and {number}. Use one run of "
+                    f'the folds, or test="corrected" for repeated folds drawn at random.'
+                )
+            seen[row] = number
+
+
+def compare_fold_scores(scores_a, scores_b, folds, *, names=None, test: str = "corrected") -> PairedComparison:
     """Compare two models from their scores on the same folds: corrected resampled t-interval (chapter 5).
+
+    ``test="corrected"`` (the default) is Nadeau and Bengio's corrected
+    resampled t, for folds that draw their training rows at random (k-fold,
+    repeated or not). When the folds' training sets are nested (forward
+    chaining, :func:`~mlrefined_lib.cross_validation.time_folds`: each fold
+    trains on every row of the one before) it was not derived for them, and a
+    :class:`~mlrefined_lib.guards.MethodWarning` says so. For such folds,
+    ``test="blocks"`` treats the J validation blocks, which are disjoint
+    stretches of rows, as J independent observations of the difference: the
+    plain t-interval ``mean ± t(0.975, J − 1) · s/√J`` over the per-fold
+    differences. This is the batch-means form of Diebold and Mariano's (1995)
+    test of equal forecast accuracy, each block mean one batch. It assumes
+    that the blocks are long compared with the reach of the dependence between
+    nearby rows, and it takes the fitted models as given (the variation that
+    the shared training rows add is not counted), so it answers whether a
+    forecast better than b over these validation periods.
 
     Parameters
     ----------
@@ -262,6 +330,8 @@ def compare_fold_scores(scores_a, scores_b, folds, *, names=None) -> PairedCompa
         The J folds both were scored on (repeated folds: all repeats in one list).
     names : (str, str), optional
         Names for a and b in the printed sentence.
+    test : {"corrected", "blocks"}
+        The corrected resampled t, or the t over independent validation blocks.
 
     Returns
     -------
@@ -271,12 +341,31 @@ def compare_fold_scores(scores_a, scores_b, folds, *, names=None) -> PairedCompa
     ------
     ValueError
         Fewer than two folds, scores and folds of different lengths, scores
-        that are not finite numbers, or malformed folds.
+        that are not finite numbers, malformed folds, an unknown ``test``, or
+        ``test="blocks"`` with a row validated in two folds.
+
+    Warns
+    -----
+    MethodWarning
+        ``test="corrected"`` on folds with nested training sets; scores that
+        are :class:`Replicates`.
     """
     names = _as_names(names)
+    check_choice(test, FOLD_TESTS, "test")
+    _warn_replicates(scores_a, scores_b, "scores_a and scores_b", "the fold comparison")
     a = _as_scores(scores_a, "scores_a")
     b = _as_scores(scores_b, "scores_b")
     ratio, count, _ = _fold_sizes(folds)
+    checked = _checked_folds(folds)
+    if test == "blocks":
+        _disjoint_validation(checked)
+    elif nested_training(checked):
+        warn_method(
+            f"the {count} folds' training sets are nested (each holds every training row of the one before, as "
+            "forward-chaining folds such as time_folds do); the corrected resampled t was derived for training "
+            'sets drawn at random, not for these. Pass test="blocks" for the t-interval over the folds\' '
+            "disjoint validation blocks, which suits forward-chaining folds."
+        )
     if not (len(a) == len(b) == count):
         raise ValueError(
             f"scores_a, scores_b and folds must have one entry per fold; found {len(a)} scores for a, "
@@ -284,16 +373,19 @@ def compare_fold_scores(scores_a, scores_b, folds, *, names=None) -> PairedCompa
         )
     differences = a - b
     count = len(differences)
-    corrected = float(np.sqrt((1 / count + ratio) * np.var(differences, ddof=1)))
+    variance = float(np.var(differences, ddof=1))
+    corrected = float(np.sqrt((1 / count + ratio) * variance if test == "corrected" else variance / count))
     interval, p_value = _t_interval(float(np.mean(differences)), corrected, count - 1)
+    repeats = validation_repeats(checked)
     return PairedComparison(
-        CrossValidationResult(a), CrossValidationResult(b), differences, ratio, corrected,
+        CrossValidationResult(a, repeats), CrossValidationResult(b, repeats), differences, ratio, corrected,
         (float(interval[0]), float(interval[1])), float(p_value),
-        _verdict(interval), names,
+        _verdict(interval), names, test,
     )
 
 
-def paired_comparison(fit_a: Callable, fit_b: Callable, error: Callable, x, y, folds, *, names=None) -> PairedComparison:
+def paired_comparison(fit_a: Callable, fit_b: Callable, error: Callable, x, y, folds, *, names=None,
+                      test: str = "corrected") -> PairedComparison:
     """Cross-validate two fits on the same folds and compare them fold by fold (chapter 5).
 
     Both fits are scored on every fold (as :func:`~mlrefined_lib.cross_validation.cross_validate`
@@ -310,6 +402,8 @@ def paired_comparison(fit_a: Callable, fit_b: Callable, error: Callable, x, y, f
     folds : list of (train_indices, validation_indices)
     names : (str, str), optional
         Names for a and b in the printed sentence.
+    test : {"corrected", "blocks"}
+        As for :func:`compare_fold_scores`: ``"blocks"`` for forward-chaining folds.
 
     Returns
     -------
@@ -319,15 +413,21 @@ def paired_comparison(fit_a: Callable, fit_b: Callable, error: Callable, x, y, f
     ------
     ValueError
         As :func:`~mlrefined_lib.cross_validation.cross_validate`, or fewer than two folds.
+
+    Warns
+    -----
+    MethodWarning
+        As :func:`compare_fold_scores`.
     """
     _check_callables(fit_a=fit_a, fit_b=fit_b, error=error)
     names = _as_names(names)
+    check_choice(test, FOLD_TESTS, "test")
     x = as_inputs(x, "x")
     y = as_outputs(y, x.shape[0], x.shape, "y")
     folds = _check_folds(folds, x.shape[0])
     a = _scores(fit_a, error, x, y, folds, " (fit_a)")
     b = _scores(fit_b, error, x, y, folds, " (fit_b)")
-    return compare_fold_scores(a, b, folds, names=names)
+    return compare_fold_scores(a, b, folds, names=names, test=test)
 
 
 # ---------------------------------------------------------------- one test set: McNemar
@@ -503,8 +603,15 @@ def paired_test_set(losses_a, losses_b, *, names=None) -> TestSetComparison:
     ------
     ValueError
         Fewer than two rows, lengths that differ, or losses that are not finite.
+
+    Warns
+    -----
+    MethodWarning
+        When the losses are :class:`Replicates` (bootstrap replicates of one
+        data set, not independent rows).
     """
     names = _as_names(names)
+    _warn_replicates(losses_a, losses_b, "losses_a and losses_b", "the paired t-test")
     a = _as_scores(losses_a, "losses_a")
     b = _as_scores(losses_b, "losses_b")
     if a.shape != b.shape:
@@ -605,3 +712,77 @@ def compare_test_score(test_score, fold_scores, folds, test_rows) -> TestScoreCh
     low, high = mean - half, mean + half
     verdict = "typical" if low <= score <= high else ("lower than typical" if score < low else "higher than typical")
     return TestScoreCheck(score, mean, single, (low, high), verdict)
+
+
+
+# ---------------------------------------------------------------- bootstrap replicates
+
+
+class Replicates(np.ndarray):
+    """Values of a statistic on bootstrap resamples of one data set (chapter 5), from :func:`bootstrap_replicates`.
+
+    An array of shape ``(B,)`` or ``(B, ...)``, one entry per resample, that
+    remembers what it is: arithmetic on it (``a - b``) keeps the type, and a
+    paired t-test given it issues a :class:`~mlrefined_lib.guards.MethodWarning`.
+    The B replicates are not B independent observations: they resample the
+    same rows, so their standard error ``sd/√B`` shrinks as more are drawn and
+    measures only the Monte Carlo precision of their mean. Their spread, read
+    with :meth:`percentile_interval`, is what says how much the statistic
+    varies from one resample of the data to another.
+    """
+
+    def __array_finalize__(self, obj):
+        pass
+
+    def percentile_interval(self, level: float = LEVEL) -> tuple:
+        """The central ``level`` share of the replicates along the first axis: (low, high) percentiles."""
+        level = check_scalar(level, "level", numbers.Real, min_val=0, max_val=1, include_boundaries="neither")
+        values = np.asarray(self, dtype=float)
+        low, high = np.percentile(values, [50 * (1 - level), 50 * (1 + level)], axis=0)
+        return (float(low), float(high)) if np.ndim(low) == 0 else (low, high)
+
+
+def bootstrap_replicates(statistic: Callable, num_points: int, count: int, *, seed: int = 0) -> Replicates:
+    """Compute ``statistic(rows)`` on ``count`` bootstrap resamples of ``range(num_points)`` (chapter 5).
+
+    Each resample draws ``num_points`` row numbers with replacement with
+    ``numpy.random.default_rng(seed).integers``; ``statistic`` receives those
+    row numbers and returns a number or an array (the same shape each time).
+
+    Parameters
+    ----------
+    statistic : callable
+        ``statistic(rows) -> number or array``.
+    num_points : int >= 1
+        The number of rows to resample.
+    count : int >= 2
+        The number B of resamples.
+    seed : int
+        Seed of the resamples.
+
+    Returns
+    -------
+    Replicates
+        Shape ``(count,)`` plus the statistic's shape.
+
+    Raises
+    ------
+    ValueError
+        A statistic that is not callable, counts out of range, or values of
+        changing shape.
+    """
+    _check_callables(statistic=statistic)
+    num_points = check_scalar(num_points, "num_points", numbers.Integral, min_val=1)
+    count = check_scalar(count, "count", numbers.Integral, min_val=2)
+    seed = check_scalar(seed, "seed", numbers.Integral, min_val=0)
+    rng = np.random.default_rng(seed)
+    values = []
+    for _ in range(count):
+        value = np.asarray(statistic(rng.integers(0, num_points, num_points)), dtype=float)
+        if values and value.shape != values[0].shape:
+            raise ValueError(
+                f"statistic must return the same shape on every resample; found {values[0].shape} and then "
+                f"{value.shape}."
+            )
+        values.append(value)
+    return np.array(values).view(Replicates)

@@ -26,6 +26,7 @@ from typing import ClassVar
 import numpy as np
 
 from ._validation import as_inputs, as_outputs, check_scalar
+from .guards import check_natural_ends, edge_message, repeats_message, validation_repeats, warn_method
 
 __all__ = [
     "k_fold",
@@ -64,7 +65,15 @@ class _PerFoldSummary:
 
     @property
     def standard_error(self) -> float:
-        """Sample standard deviation of the per-fold values (ddof = 1) over √k."""
+        """Sample standard deviation of the per-fold values (ddof = 1) over √k.
+
+        Issues a :class:`~mlrefined_lib.guards.MethodWarning` when the folds validated the same rows
+        several times (``repeats`` above 1): repeated folds are not new data, and this number shrinks
+        as repeats are added.
+        """
+        repeats = getattr(self, "repeats", 1)
+        if repeats > 1:
+            warn_method(repeats_message(len(self._fold_values()), repeats))
         return _standard_error(self._fold_values())
 
     def _summary(self, what: str) -> str:
@@ -301,12 +310,19 @@ class CrossValidationResult(_PerFoldSummary):
     scores : array of shape (k,)
         ``error(model_i, x[validation_i], y[validation_i])`` for each fold i, in fold order.
 
+    repeats : int
+        How many times the folds validated the most-validated row: 1 for one
+        run of k-fold, R for R repeats of it (:func:`cross_validate` counts it).
+
     The properties ``mean`` (the cross-validation estimate of the error) and
     ``standard_error`` (the sample standard deviation of the scores, ddof = 1,
-    divided by √k) are computed from ``scores``.
+    divided by √k) are computed from ``scores``. With ``repeats`` above 1,
+    ``standard_error`` warns (:class:`~mlrefined_lib.guards.MethodWarning`):
+    over repeated folds it shrinks with the number of repeats.
     """
 
     scores: np.ndarray
+    repeats: int = 1
     _per_fold: ClassVar[str] = "scores"
 
     @property
@@ -367,7 +383,8 @@ def cross_validate(fit: Callable, error: Callable, x, y, folds) -> CrossValidati
     Returns
     -------
     CrossValidationResult
-        ``.scores`` (one per fold), ``.mean`` and ``.standard_error``.
+        ``.scores`` (one per fold), ``.mean`` and ``.standard_error``, and
+        ``.repeats``, how many times the folds validate the most-validated row.
 
     Raises
     ------
@@ -380,7 +397,7 @@ def cross_validate(fit: Callable, error: Callable, x, y, folds) -> CrossValidati
     x = as_inputs(x, "x")
     y = as_outputs(y, x.shape[0], x.shape, "y")
     folds = _check_folds(folds, x.shape[0])
-    return CrossValidationResult(_scores(fit, error, x, y, folds))
+    return CrossValidationResult(_scores(fit, error, x, y, folds), validation_repeats(folds))
 
 
 @dataclass
@@ -461,9 +478,10 @@ def _check_fit_for(fit_for: Callable, params) -> tuple[list, list]:
 
 
 def _search(params: list, fits: list, error: Callable, x, y, folds, what: str = "") -> GridSearchResult:
-    results = []
+    results, repeats = [], validation_repeats(folds)
     for param, fit in zip(params, fits):
-        results.append(CrossValidationResult(_scores(fit, error, x, y, folds, f"{what} (param {param!r})")))
+        results.append(CrossValidationResult(_scores(fit, error, x, y, folds, f"{what} (param {param!r})"),
+                                             repeats))
     means = np.array([result.mean for result in results])
     best = int(np.argmin(means))
     threshold = means[best] + results[best].standard_error
@@ -471,7 +489,8 @@ def _search(params: list, fits: list, error: Callable, x, y, folds, what: str = 
     return GridSearchResult(params, results, best, one_standard_error)
 
 
-def grid_search(fit_for: Callable, error: Callable, x, y, params, folds) -> GridSearchResult:
+def grid_search(fit_for: Callable, error: Callable, x, y, params, folds, *,
+                natural_ends: str = "none") -> GridSearchResult:
     """Cross-validate one model per parameter value on the same folds (chapter 5).
 
     For each ``param`` it runs ``cross_validate(fit_for(param), error, x, y, folds)``.
@@ -480,6 +499,12 @@ def grid_search(fit_for: Callable, error: Callable, x, y, params, folds) -> Grid
     is at most the best mean plus the best's standard error; "simplest"
     means first in ``params``, so list them from simplest to most complex
     (for ridge: the largest λ first; for polynomials: the lowest degree first).
+
+    When the params are numbers and either choice is the first or the last of
+    them, the grid may have stopped the search short: a
+    :class:`~mlrefined_lib.guards.MethodWarning` names the value and the grid.
+    An end that is the parameter's own limit (0 boosting rounds, all the
+    features) is declared with ``natural_ends`` and not warned about.
 
     Parameters
     ----------
@@ -493,6 +518,9 @@ def grid_search(fit_for: Callable, error: Callable, x, y, params, folds) -> Grid
         Parameter values, simplest first.
     folds : list of (train_indices, validation_indices)
         As for :func:`cross_validate`.
+    natural_ends : {"none", "first", "last", "both"}
+        Which ends of ``params`` are the parameter's own limits, where a
+        choice needs no wider grid.
 
     Returns
     -------
@@ -501,15 +529,31 @@ def grid_search(fit_for: Callable, error: Callable, x, y, params, folds) -> Grid
     Raises
     ------
     ValueError
-        As :func:`cross_validate`; also when params is empty or ``fit_for``
-        returns something that is not callable (checked before any fitting).
+        As :func:`cross_validate`; also when params is empty, ``fit_for``
+        returns something that is not callable or ``natural_ends`` is not one
+        of its four values (checked before any fitting).
+
+    Warns
+    -----
+    MethodWarning
+        When the lowest mean or the one-standard-error choice is an open end
+        of a grid of numbers; when the folds validate rows more than once
+        (the one-standard-error rule then uses a standard error over repeats).
     """
     _check_callables(error=error)
     x = as_inputs(x, "x")
     y = as_outputs(y, x.shape[0], x.shape, "y")
     folds = _check_folds(folds, x.shape[0])
     params, fits = _check_fit_for(fit_for, params)
-    return _search(params, fits, error, x, y, folds)
+    check_natural_ends(natural_ends)
+    search = _search(params, fits, error, x, y, folds)
+    choices = {search.best_index: "the lowest mean"}
+    choices.setdefault(search.one_standard_error_index, "the one-standard-error choice")
+    for index, what in choices.items():
+        message = edge_message(params, index, what, natural_ends)
+        if message:
+            warn_method(message)
+    return search
 
 
 def _statistic_of(result: str, statistic: str, doc: str) -> property:
@@ -582,6 +626,7 @@ def nested_cross_validate(
     seed: int | None = 0,
     labels=None,
     groups=None,
+    natural_ends: str = "none",
 ) -> NestedCrossValidationResult:
     """Score a tuned model honestly: tune inside each outer training part (chapter 5).
 
@@ -614,6 +659,8 @@ def nested_cross_validate(
         Seed of the inner folds (the same for every outer fold).
     labels, groups : array of shape (P,), optional
         Stratify, or group, the inner folds (not both).
+    natural_ends : {"none", "first", "last", "both"}
+        As for :func:`grid_search`.
 
     Returns
     -------
@@ -624,6 +671,12 @@ def nested_cross_validate(
     ValueError
         As :func:`cross_validate` and :func:`k_fold` (an inner-fold problem
         names the outer fold), all checked before any fitting.
+
+    Warns
+    -----
+    MethodWarning
+        When the inner searches choose an open end of a grid of numbers (one
+        warning, naming the outer folds).
     """
     _check_callables(error=error)
     x = as_inputs(x, "x")
@@ -631,6 +684,7 @@ def nested_cross_validate(
     points = x.shape[0]
     outer_folds = _check_folds(outer_folds, points)
     params, fits = _check_fit_for(fit_for, params)
+    check_natural_ends(natural_ends)
     inner_k = check_scalar(inner_k, "inner_k", numbers.Integral, min_val=2)
     check_scalar(seed, "seed", numbers.Integral, allow_none=True)
     if labels is not None and groups is not None:
@@ -663,4 +717,10 @@ def nested_cross_validate(
         inner_scores.append(search.results[search.best_index].mean)
         outer_scores.append(score)
         searches.append(search)
+    edges = [number for number, search in enumerate(searches)
+             if edge_message(params, search.best_index, "", natural_ends)]
+    if edges:
+        first = searches[edges[0]]
+        warn_method(f"in {len(edges)} of the {len(searches)} outer folds (first: outer fold {edges[0]}), "
+                    + edge_message(params, first.best_index, "the inner search's lowest mean", natural_ends))
     return NestedCrossValidationResult(chosen, np.array(inner_scores), np.array(outer_scores), searches)

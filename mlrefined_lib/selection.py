@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import as_inputs, as_outputs, check_choice, check_labels, check_scalar
-from .cross_validation import _check_callables, _check_fit_for, grid_search, k_fold
+from .cross_validation import _check_callables, _check_fit_for, _search, k_fold
+from .guards import check_natural_ends, edge_message, warn_method
 
 __all__ = ["BoostResult", "boost", "BOOST_COSTS", "tuned_fit", "TUNING_RULES"]
 
@@ -293,7 +294,7 @@ def boost(x, y, rounds: int, cost: str = "least_squares") -> BoostResult:
 
 
 def tuned_fit(fit_for: Callable, error: Callable, params, *, k: int = 5, seed: int | None = 0,
-              rule: str = "one_standard_error") -> Callable:
+              rule: str = "one_standard_error", natural_ends: str = "none") -> Callable:
     """A fit that tunes its own parameter on the rows it is given (nested cross-validation; chapters 10 and 11).
 
     The returned ``fit(x, y)`` runs :func:`~mlrefined_lib.cross_validation.grid_search`
@@ -320,6 +321,9 @@ def tuned_fit(fit_for: Callable, error: Callable, params, *, k: int = 5, seed: i
     rule : {"one_standard_error", "best"}
         The simplest parameter within one standard error of the lowest mean,
         or the parameter with the lowest mean.
+    natural_ends : {"none", "first", "last", "both"}
+        Which ends of ``params`` are the parameter's own limits (as for
+        ``grid_search``): ``"both"`` for all boosting rounds ``range(N + 1)``.
 
     Returns
     -------
@@ -334,11 +338,17 @@ def tuned_fit(fit_for: Callable, error: Callable, params, *, k: int = 5, seed: i
         ``params`` is empty or not a sequence, ``k`` is not an integer of at
         least 2, or ``rule`` is unknown. At a call, as ``grid_search`` and
         ``k_fold`` (e.g. fewer rows than inner folds).
+
+    Warns
+    -----
+    MethodWarning
+        At a call, when ``rule`` chooses an open end of a grid of numbers.
     """
     _check_callables(error=error)
     params, _ = _check_fit_for(fit_for, params)
     k = check_scalar(k, "k", numbers.Integral, min_val=2)
     check_choice(rule, TUNING_RULES, "rule")
+    check_natural_ends(natural_ends)
     if seed is not None:
         seed = check_scalar(seed, "seed", numbers.Integral, min_val=0)
     chosen = []
@@ -346,8 +356,14 @@ def tuned_fit(fit_for: Callable, error: Callable, params, *, k: int = 5, seed: i
     def fit(x, y):
         x = as_inputs(x, "x")
         y = as_outputs(y, x.shape[0], x.shape, "y")
-        search = grid_search(fit_for, error, x, y, params, k_fold(len(y), k, seed=seed))
-        param = search.one_standard_error_param if rule == "one_standard_error" else search.best_param
+        folds = k_fold(len(y), k, seed=seed)
+        search = _search(params, [fit_for(param) for param in params], error, x, y, folds)
+        index = search.one_standard_error_index if rule == "one_standard_error" else search.best_index
+        param = params[index]
+        message = edge_message(params, index, "the " + rule.replace("_", "-").replace("best", "lowest-mean")
+                               + " choice", natural_ends)
+        if message:
+            warn_method(f"tuned on {len(y)} rows, {message}")
         chosen.append(param)
         return fit_for(param)(x, y)
 
