@@ -32,7 +32,7 @@ found by MyST's own parser, with the book's extensions):
   letter is a fault wherever it appears (see ``clashes`` below).
 
 Not symbols: digits; any other command (``\\frac``, ``\\sum``, ``\\log``,
-``\\max``, ``\\top``, ``\\Pr``, ``\\nabla``); the words inside ``\\text``,
+``\\max``, ``\\top``, ``\\Pr``, ``\\nabla``); the number ``\\pi``; the words inside ``\\text``,
 ``\\mathrm``, ``\\operatorname`` and their kin (so ``\\operatorname{sig}`` and
 ``\\text{model}`` are names, not letters); the sets ``\\mathbb R``, ``\\mathbb
 Z`` and ``\\mathbb N``; Euler's number ``e`` when it carries an exponent
@@ -41,14 +41,17 @@ Z`` and ``\\mathbb N``; Euler's number ``e`` when it carries an exponent
 The checks: every symbol of a page's math is in the table or declared by its
 chapter; a chapter declares no symbol that the table defines; two chapters
 that declare the same symbol give it the same meaning; a declared symbol is
-used; no bold letter. A chapter may list under ``clashes`` the symbols its text
-still uses in a meaning that another chapter or the table gives another
-symbol's place to, each with its meaning as it stands: the checks accept them,
-and a listed clash must be real (it names a table symbol, a symbol another
-chapter declares with another meaning, or a bold letter), so the list cannot
-outlive its repair. The chapters write no clash except chapter 12, whose pages
-are being divided into two chapters; its file lists what that division has to
-settle.
+used; no bold letter.
+
+A chapter may list under ``clashes`` the symbols its text still uses in a
+meaning that the table or an earlier chapter gives the same symbol, each with
+its meaning as it stands: the checks accept them, and a listed clash must be
+real (a table symbol, a symbol another chapter declares with another meaning,
+or a bold letter), so an entry cannot outlive its repair. The lists are the
+notation's remaining debt, read in one place: single letters that several
+chapters use for their own small purposes (``a``, ``b``, ``c``, ``s``, ``v``,
+...), and chapter 12's bold letters, left as they stand while that chapter is
+divided into two. A new chapter folder needs its own ``notation.yml``.
 """
 
 from __future__ import annotations
@@ -118,7 +121,9 @@ def symbols(latex: str) -> list[str]:
             m = re.match(r"\\([A-Za-z]+\*?|.)", latex[i:])
             name = m.group(1).rstrip("*")
             i += len(m.group(0))
-            if name in GREEK:
+            if name == "pi":
+                pass   # the number
+            elif name in GREEK:
                 found.append("\\" + re.sub(r"^var(?=epsilon|theta|kappa|pi|rho|sigma|phi)", "", name))
             elif name in WORDS:
                 argument, i = _group(latex, i)
