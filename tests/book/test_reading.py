@@ -126,7 +126,8 @@ MATH_JS = r"""async () => {
     if (node.parentElement.closest(skip) || node.parentElement.getClientRects().length === 0) continue;
     if (/\\[a-zA-Z]{2,}|\\[(\[]|\$[^\s$]/.test(node.data)) raw.push(node.data.replace(/\s+/g, " ").trim().slice(0, 90));
   }
-  return {count: items.length, sentences, raw, errors: document.querySelectorAll("mjx-merror").length};
+  const errors = [...document.querySelectorAll("mjx-merror")].map((e) => e.getAttribute("data-mjx-error") || e.textContent);
+  return {count: items.length, sentences, raw, errors};
 }"""
 SMALLEST_TEXT_PX = 9 * 90 / 72  # 9-point figure text at 90 dpi
 MIN_PHONE_TEXT_PX = 8
@@ -302,4 +303,33 @@ def test_no_accidental_math_on_the_page(browser, book_server, book, toc_page):
     assert not found["sentences"], (f"{toc_page}: math spans that read as sentences (a stray $?):\n  "
                                     + "\n  ".join(found["sentences"]))
     assert not found["raw"], f"{toc_page}: TeX shown as text outside math:\n  " + "\n  ".join(found["raw"])
-    assert not found["errors"], f"{toc_page}: {found['errors']} MathJax error(s)"
+    assert not found["errors"], f"{toc_page}: MathJax errors (an undefined macro?):\n  " + "\n  ".join(found["errors"])
+
+
+# A formula with a macro that does not exist, typeset on a built page as the book's
+# MathJax configuration (_config.yml, mathjax3_config) typesets every formula.
+UNDEFINED_MACRO_JS = r"""async () => {
+  await MathJax.startup.promise;
+  const p = document.createElement("p");
+  p.textContent = "\\(\\alphad + 1\\)";
+  document.querySelector("article").append(p);
+  await MathJax.typesetPromise([p]);
+  const errors = [...p.querySelectorAll("mjx-merror")].map((e) => e.getAttribute("data-mjx-error"));
+  p.remove();
+  return errors;
+}"""
+
+
+def test_an_undefined_macro_is_an_error(browser, book_server, book):
+    """MathJax's default (its noundefined package) draws an undefined macro as red TeX, which
+    no check above sees; the book drops that package, so a typo is an <mjx-merror>."""
+    path = book.chapter_pages()[0]
+    page = browser.new_page()
+    try:
+        page.goto(f"{book_server}/{path}", wait_until="load")
+        errors = page.evaluate(UNDEFINED_MACRO_JS)
+    finally:
+        page.close()
+    assert errors == ["Undefined control sequence \\alphad"], (
+        f"{path}: \\alphad typeset as {errors}, not as MathJax's error for an undefined macro "
+        "(is noundefined dropped in _config.yml's mathjax3_config?)")
