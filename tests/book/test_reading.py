@@ -34,8 +34,10 @@ tests/book/test_devices_dark.py checks with axe-core on every page.
   source without any TeX command that holds a run of 15 letters or more,
   spaces aside, or four words of three letters or more); the page's visible
   text outside math, code and printed output shows no TeX command (`\\lambda`),
-  no `\\(`/`\\[` and no `$` opening math; MathJax reports no error. (The PDF's
-  text is tests/book/test_math.py's.)
+  no `\\(`/`\\[` and no `$` opening math; MathJax reports no error, and an
+  undefined macro (`\\alphad`) is one: the book's MathJax configuration drops
+  the package that would draw it as red TeX instead. (The PDF's text is
+  tests/book/test_math.py's.)
 """
 
 from __future__ import annotations
