@@ -13,7 +13,10 @@ Once MathJax has typeset it:
   accessible name;
 * every toggle that opens something names what it opens: no "Toggle hidden
   content", and a solution's toggle names its exercise ("Show solution to
-  Exercise 3.5", "Hide ..." once open).
+  Exercise 3.5", "Hide ..." once open);
+* on the desktop the sidebar opens at its top: the book's title and the
+  search box are in view (the theme would scroll them away to show the
+  current page's entry a quarter of the way down).
 """
 
 from __future__ import annotations
@@ -143,3 +146,23 @@ def test_focus_rings_and_names(browser, book_server, book, toc_page):
         assert opened["shown"] and opened["expanded"] == "true", f"{toc_page}: Enter on a solution's toggle did not open it"
         assert solution_name(opened["title"], "true").match(opened["name"] or ""), \
             f"{toc_page}: the open solution's toggle is named {opened['name']!r}"
+
+
+SIDEBAR_JS = """() => { const s = document.querySelector("div.bd-sidebar-primary"), box = s.getBoundingClientRect();
+  const seen = (e) => { const r = e && e.getBoundingClientRect(); return !!r && r.top >= box.top - 1 && r.bottom <= box.bottom + 1; };
+  const active = [...document.querySelectorAll(".bd-docs-nav .active > a")].pop();
+  return {top: s.scrollTop, title: seen(s.querySelector(".navbar-brand")), search: seen(s.querySelector(".search-button-field, form.bd-search")),
+          active: active ? seen(active) : true, entry: active ? active.textContent.trim() : null}; }"""
+
+
+def test_the_sidebar_opens_at_its_top(browser, book_server, book):
+    """The last chapter's page: the theme would scroll its entry a quarter of the way down."""
+    path = book.chapter_pages()[-1]
+    page = open_page(browser, book_server, path)
+    try:
+        page.wait_for_timeout(300)
+        seen = page.evaluate(SIDEBAR_JS)
+    finally:
+        page.close()
+    assert seen["title"] and seen["search"] and seen["top"] == 0, \
+        f"{path}: the sidebar opens scrolled down {seen['top']} px, its title or search out of view: {seen}"
