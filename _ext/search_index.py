@@ -13,6 +13,7 @@ page, in the browser.
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
 import sys
@@ -33,9 +34,57 @@ UNUSED = ("pagefind-ui.*", "pagefind-component-ui.*", "pagefind-modular-ui.*", "
 SECTION_HEADING = re.compile(r'(<section id="(?P<id>[^"]+)">\s*<h(?P<level>[1-6]))>')
 
 
+#: Inline math as the page writes it: ``<span class="math notranslate nohighlight">\(W\)</span>``.
+INLINE_MATH = re.compile(r'(<span class="math notranslate nohighlight">\\\((?P<tex>.*?)\\\)</span>)', re.S)
+#: TeX commands read as the symbol they draw.
+SYMBOLS = {
+    **{name: chr(code) for name, code in [
+        ("alpha", 0x3b1), ("beta", 0x3b2), ("gamma", 0x3b3), ("delta", 0x3b4), ("epsilon", 0x3b5),
+        ("varepsilon", 0x3b5), ("zeta", 0x3b6), ("eta", 0x3b7), ("theta", 0x3b8), ("kappa", 0x3ba),
+        ("lambda", 0x3bb), ("mu", 0x3bc), ("nu", 0x3bd), ("xi", 0x3be), ("pi", 0x3c0), ("rho", 0x3c1),
+        ("sigma", 0x3c3), ("tau", 0x3c4), ("phi", 0x3c6), ("varphi", 0x3c6), ("chi", 0x3c7), ("psi", 0x3c8),
+        ("omega", 0x3c9), ("Gamma", 0x393), ("Delta", 0x394), ("Theta", 0x398), ("Lambda", 0x39b),
+        ("Sigma", 0x3a3), ("Phi", 0x3a6), ("Psi", 0x3a8), ("Omega", 0x3a9)]},
+    "top": "\u1d40", "times": "\u00d7", "cdot": "\u00b7", "le": "\u2264", "leq": "\u2264", "ge": "\u2265",
+    "geq": "\u2265", "ne": "\u2260", "neq": "\u2260", "in": "\u2208", "notin": "\u2209", "sum": "\u2211",
+    "prod": "\u220f", "infty": "\u221e", "approx": "\u2248", "sim": "~", "to": "\u2192", "rightarrow": "\u2192",
+    "lVert": "\u2016", "rVert": "\u2016", "|": "\u2016", "mid": "|", "ldots": "\u2026", "dots": "\u2026",
+    "cdots": "\u22ef", "pm": "\u00b1", "sqrt": "\u221a", "partial": "\u2202", "nabla": "\u2207", "star": "*",
+    "ast": "*", "log": "log", "exp": "exp", "min": "min", "max": "max",
+    # accents and fonts written without braces (\\tilde X): the letter alone
+    **dict.fromkeys(["operatorname", "mathrm", "mathbf", "mathit", "mathcal", "mathbb", "boldsymbol", "hat",
+                     "tilde", "bar", "widehat", "widetilde", "overline", "vec", "displaystyle"], ""),
+}
+SPACING = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)\b|\\[,;:! ]|\\q?quad\b|&")
+FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+WRAPPED = re.compile(r"\\(?:operatorname|mathrm|mathbf|mathit|mathcal|mathbb|boldsymbol|text|textrm|hat|tilde|bar|"
+                     r"widehat|widetilde|overline|vec)\s*\{([^{}]*)\}")
+COMMAND = re.compile(r"\\([A-Za-z]+|\|)")
+
+
+def readable_math(tex: str) -> str:
+    """Inline TeX as text a search excerpt can show: ``W \\Sigma W^\\top`` -> ``W \u03a3 W^\u1d40``."""
+    text = re.sub(r"\^\s*\{?\s*\\top\s*\}?", "\u1d40", SPACING.sub(" ", tex))
+    for _ in range(3):  # nested fractions and wrappers, from the inside out
+        text = FRAC.sub(r"(\1)/(\2)", WRAPPED.sub(r"\1", text))
+    text = COMMAND.sub(lambda m: SYMBOLS.get(m.group(1), m.group(1)), text)
+    text = re.sub(r"[{}]", "", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _math_for_search(m: re.Match) -> str:
+    """Inline math, then an empty element whose attribute Pagefind indexes as the math's text
+    (the math's own TeX is left out of the index): a search excerpt reads "any matrix W with
+    ..." instead of "any matrix with ...". Nothing is shown or spoken."""
+    words = html.escape(readable_math(html.unescape(m.group("tex"))), quote=True)
+    return f'{m.group(1)}<span data-pagefind-index-attrs="data-math" data-math="{words}"></span>' if words else m.group(1)
+
+
 def mark_body(body: str) -> str:
-    """The page's body inside Pagefind's ``data-pagefind-body``, each section's heading with an id."""
+    """The page's body inside Pagefind's ``data-pagefind-body``, each section's heading with an id,
+    each inline formula followed by its text for the index."""
     body = SECTION_HEADING.sub(lambda m: f'{m.group(1)} id="{m.group("id")}-heading">', body)
+    body = INLINE_MATH.sub(_math_for_search, body)
     return f"<div data-pagefind-body>{body}</div>"
 
 

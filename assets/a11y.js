@@ -12,6 +12,8 @@
 // * The light/dark switch: its icons (Font Awesome draws each as an SVG
 //   titled "Light", "Dark", "System Settings") are decoration; the button is
 //   named after what it does and the mode in force ("Color mode: dark").
+// * Folded boxes: a solution's button says what it opens ("Show solution to
+//   Exercise 3.5"), not "Toggle hidden content".
 (function () {
   "use strict";
 
@@ -39,7 +41,10 @@
   // A code cell or output wider than the page scrolls sideways; keyboard
   // users reach its hidden part only if it can take the focus.
   function focusScrollables() {
-    document.querySelectorAll("article pre, article .cell_output, article .output, article .table-wrapper")
+    // A formula is no Tab stop (_config.yml: MathJax's inTabOrder), except one
+    // wider than the screen, which scrolls in its own box.
+    document.querySelectorAll("article pre, article .cell_output, article .output, article .table-wrapper, " +
+                              "article mjx-container[display=true]")
       .forEach(function (el) {
         var style = window.getComputedStyle(el);
         var scrolls = (/(auto|scroll)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1) ||
@@ -56,6 +61,22 @@
         return child.offsetParent !== null;
       }).map(text).join(" ");
       if (visible && summary.getAttribute("aria-label").indexOf(visible) === -1) summary.removeAttribute("aria-label");
+    });
+  }
+
+  // Folded boxes (sphinx-togglebutton): the button that opens a solution is
+  // named "Toggle hidden content", like every other. Name it after what it
+  // opens, and what a press does: "Show solution to Exercise 3.5", "Hide ..."
+  // once open (aria-expanded says the same to a screen reader).
+  function nameFoldToggles() {
+    document.querySelectorAll(".admonition .admonition-title > button.toggle-button").forEach(function (button) {
+      var title = button.parentElement.cloneNode(true);
+      title.querySelectorAll("button").forEach(function (b) { b.remove(); });
+      var words = text(title);
+      var exercise = /^Solution to (Exercise\s+[\d.]+)/.exec(words);
+      var what = exercise ? "solution to " + exercise[1] : words.replace(/^\w/, function (c) { return c.toLowerCase(); });
+      var name = (button.getAttribute("aria-expanded") === "true" ? "Hide " : "Show ") + (what || "this box");
+      if (button.getAttribute("aria-label") !== name) button.setAttribute("aria-label", name);
     });
   }
 
@@ -88,6 +109,7 @@
     nameThemeSwitch();
     nameCellToggles();
     nameSummaries();
+    nameFoldToggles();
   }
   function schedule() {
     if (!pending) {
@@ -99,9 +121,15 @@
   function start() {
     update();
     new MutationObserver(schedule).observe(document.documentElement, { attributes: true, attributeFilter: ["data-mode"] });
+    // A fold's button says "Show" or "Hide" as the box opens and closes.
+    new MutationObserver(schedule).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["aria-expanded"] });
     focusScrollables();
     window.addEventListener("resize", focusScrollables);
-    window.addEventListener("load", focusScrollables);
+    window.addEventListener("load", function () {
+      focusScrollables();
+      // MathJax typesets after the page has loaded (its formulas scroll once drawn).
+      if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(focusScrollables);
+    });
     // The theme adds parts of the page (search, contents) after it loads. A
     // live widget redraws its own readouts at every input: those changes
     // name nothing here, and a pass over the page (which measures the layout)

@@ -4,7 +4,12 @@
 // searched in the browser, with no server and nothing fetched from another
 // machine. Results are ranked pages, each leading to its section that best
 // matches the words (a link to that heading), with an excerpt of the text
-// and the page's other matching sections under it. When the index cannot be
+// and the page's other matching sections under it. A section whose heading
+// holds more of the query's words comes first on its page (a chapter's
+// summary, exercises and references last), and among the pages one whose
+// section's heading names a word, or whose references cite it, comes first.
+// A page's title counts for none: "imputation MNAR" leads to chapter 8's
+// section on why values are missing, not to the chapter's top. When the index cannot be
 // loaded (a copy of the book opened from disk, say), Sphinx's own search runs
 // as before.
 (function () {
@@ -33,22 +38,56 @@
     return p;
   }
 
-  // A page's sections that hold the words, best first: a section whose heading names a word
-  // of the query (its first five letters, so that "standardize" finds "Standardization"),
-  // then the most matches, then the earliest.
-  function rankedSections(data, query) {
-    var stems = query.toLowerCase().split(/\s+/).filter(Boolean).map(function (w) { return w.slice(0, 5); });
-    var named = function (s) {
-      var title = (s.title || "").toLowerCase();
-      return stems.some(function (stem) { return title.indexOf(stem) >= 0; }) ? 1 : 0;
-    };
+  // A page's top: the section that its title (h1) heads. Its title is the page's, not a section's.
+  function isTop(s) {
+    return (s.anchor && /^h1$/i.test(s.anchor.element || "")) || s.url.indexOf("#") < 0;
+  }
+
+  // Each section that holds the words, scored: how many words of the query its heading
+  // names (their first five letters, so that "standardize" finds "Standardization"; a
+  // page's title names none: it would win every search for a word of it), how many of
+  // the query's words it holds (`holds`: section address -> that number, for a query of
+  // several words), and how strongly (Pagefind's weighted matches: headings weigh more).
+  function scoredSections(data, stems, holds) {
     var sections = (data.sub_results || []).filter(function (s) { return s.locations && s.locations.length; });
-    return sections
-      .map(function (s, i) { return {s: s, i: i, named: named(s)}; })
-      .sort(function (a, b) {
-        return (b.named - a.named) || (b.s.locations.length - a.s.locations.length) || (a.i - b.i);
-      })
-      .map(function (x) { return x.s; });
+    return sections.map(function (s, i) {
+      var title = (s.title || "").toLowerCase();
+      var weight = (s.weighted_locations || []).reduce(function (sum, w) { return sum + (w.balanced_score || w.weight || 1); }, 0);
+      return {s: s, i: i, weight: weight || s.locations.length, words: holds ? (holds[s.url] || 0) : 1, back: isBack(s) ? 1 : 0,
+              named: isTop(s) ? 0 : stems.filter(function (stem) { return title.indexOf(stem) >= 0; }).length};
+    }).sort(bySection);
+  }
+
+  // A chapter's closing sections restate or exercise what its sections teach: they come last.
+  var BACK_MATTER = /^[\d.]*\s*(Summary|Exercises|References|In practice)\b/i;
+  function isBack(s) { return BACK_MATTER.test(s.title || ""); }
+
+  function bySection(a, b) {
+    return (a.back - b.back) || (b.words - a.words) || (b.named - a.named) || (b.weight - a.weight) || (a.i - b.i);
+  }
+
+  // A page whose references cite a word of the query (McNemar, 1947) is where the book teaches it.
+  function cites(data) {
+    return (data.sub_results || []).some(function (s) {
+      return /References$/i.test(s.title || "") && s.locations && s.locations.length;
+    }) ? 1 : 0;
+  }
+
+  // For a query of several words: for each page, section address -> how many of the words it holds.
+  async function wordsHeld(pagefind, words, urls) {
+    var held = {};
+    await Promise.all(words.map(async function (word) {
+      var found = await pagefind.search(word);
+      var pages = await Promise.all(found.results.map(function (r) { return r.data(); }));
+      pages.forEach(function (data) {
+        if (urls.indexOf(data.url) < 0) return;
+        var page = held[data.url] = held[data.url] || {};
+        (data.sub_results || []).forEach(function (s) {
+          if (s.locations && s.locations.length) page[s.url] = (page[s.url] || 0) + 1;
+        });
+      });
+    }));
+    return held;
   }
 
   async function pagefindSearch(query) {
@@ -58,6 +97,18 @@
     await pagefind.options({excerptLength: 30, baseUrl: new URL(root() || "./", window.location.href).pathname});
     var found = await pagefind.search(query);
     var pages = await Promise.all(found.results.slice(0, PAGES_SHOWN).map(function (r) { return r.data(); }));
+    var words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    var stems = words.map(function (w) { return w.slice(0, 5); });
+    var held = words.length > 1 ? await wordsHeld(pagefind, words, pages.map(function (d) { return d.url; })) : null;
+    // Pages in the order of their best sections: the page whose section is about the words
+    // (its heading names them), then one that cites their source, before a page that only
+    // mentions them; then the page with a section holding more of the words; else Pagefind's order.
+    var ranked = pages.map(function (data, i) {
+      var sections = scoredSections(data, stems, held ? held[data.url] || {} : null);
+      return {data: data, sections: sections, best: sections[0] || {named: 0, words: 0}, cites: cites(data), i: i};
+    }).sort(function (a, b) {
+      return (b.best.named - a.best.named) || (b.cites - a.cites) || (b.best.words - a.best.words) || (a.i - b.i);
+    });
     var out = document.getElementById("search-results");
     out.textContent = "";
     out.appendChild(element("h2", "", "Search Results"));
@@ -65,8 +116,9 @@
       ? "Found " + found.results.length + " page(s) for \u201c" + query + "\u201d, the best match first."
       : "No page holds \u201c" + query + "\u201d. Check the spelling, or try fewer words."));
     var list = element("ul", "search pagefind-results");
-    pages.forEach(function (data) {
-      var sections = rankedSections(data, query);
+    ranked.forEach(function (page) {
+      var data = page.data;
+      var sections = page.sections.map(function (x) { return x.s; });
       var best = sections[0];
       var item = element("li");
       var title = element("a", "", data.meta && data.meta.title ? data.meta.title : data.url);

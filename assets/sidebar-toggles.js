@@ -1,4 +1,4 @@
-// Make the sidebar buttons in the article header work.
+// Make the sidebar buttons in the article header work, and show the sidebar's top.
 //
 // pydata-sphinx-theme 0.17 adds its own (hidden) sidebar buttons to the top
 // bar, ahead of the book theme's visible ones in the article header. Both
@@ -22,9 +22,18 @@
       });
     }
   }
+  // On a wide screen the theme scrolls the contents so that the current page's
+  // entry sits a quarter of the way down (or where the last page left it),
+  // which hides the book's title and the search box above it. The sidebar
+  // starts at its top instead; the current entry is marked there as before.
+  function showTop() {
+    var sidebar = document.querySelector("div.bd-sidebar-primary");
+    if (sidebar && window.innerWidth >= 960) sidebar.scrollTop = 0;
+  }
   function setup() {
     forward("primary-toggle");
     forward("secondary-toggle");
+    window.setTimeout(showTop, 0);  // after the theme's own scroll (on the same event)
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
   else setup();

@@ -10,8 +10,9 @@ hidden, each widget as its picture with the address of the page where it is
 live, code wrapped). pypdf joins the pages into one file with a bookmark for
 each page (a chapter, or a section of one), holding the bookmarks of its
 headings. Each page's solutions are printed together at its end, in a section
-"Solutions" (``assets/print.js``). After the landing page come the contents,
-every page with the number of the page it starts on, and every page of the
+"Solutions" (``assets/print.js``). After the title page (the landing page's
+first) come the contents, every page with the number of the page it starts on,
+then the landing page's text, and every page of the
 book is numbered. The result is ``_build/pdf/feature-engineering-refined.pdf``, also
 copied into ``_build/html/`` so that the landing page's link to it resolves.
 """
@@ -139,8 +140,8 @@ def contents_html(entries: list[tuple[str, int, bool]]) -> str:
 
 
 def print_contents(printed: list[tuple[str, list[str], bytes]], sections: set[str]) -> bytes:
-    """The contents pages, printed by Chromium after the landing page: every page of the book
-    with the number of its first page (numbers count from the landing page's first page, as the
+    """The contents pages, printed by Chromium after the landing page's title page: every page
+    of the book with the number of its first page (numbers count from the title page, as the
     pages' own numbers do, see :func:`number_pages`)."""
     from playwright.sync_api import sync_playwright
     from pypdf import PdfReader
@@ -193,26 +194,38 @@ def merge(printed: list[tuple[str, list[str], bytes]], sections: set[str], out: 
           contents: bytes | None = None) -> None:
     """One PDF with a bookmark for each page (its title, with the chapter's number) holding
     the bookmarks of its headings; a section's page goes under its chapter's bookmark. The
-    contents pages (if given) follow the first page's, with a bookmark "Contents"; every page
-    is numbered."""
+    contents pages (if given) follow the title page (the landing page's first), with a bookmark
+    "Contents"; every page is numbered."""
     from pypdf import PdfReader, PdfWriter
 
     writer = PdfWriter()
     chapter = None
+    inserted = 0  # pages of contents inside the landing page's, after its title page
     for index, (path, headings, pdf) in enumerate(printed):
-        if index == 1 and contents:
-            writer.add_outline_item(title="Contents", page_number=len(writer.pages))
-            writer.append(PdfReader(io.BytesIO(contents)), import_outline=False)
         first = len(writer.pages)
         reader = PdfReader(io.BytesIO(pdf))
-        writer.append(reader, import_outline=False)
+        if index == 0 and contents:
+            # The landing page's first page is the title page (assets/book.css); the contents follow it.
+            writer.append(reader, pages=(0, 1), import_outline=False)
+            contents_reader = PdfReader(io.BytesIO(contents))
+            contents_page = len(writer.pages)
+            writer.append(contents_reader, import_outline=False)
+            inserted = len(contents_reader.pages)
+            if len(reader.pages) > 1:
+                writer.append(reader, pages=(1, len(reader.pages)), import_outline=False)
+        else:
+            writer.append(reader, import_outline=False)
         parent = chapter if path.removesuffix(".html") in sections and chapter is not None else None
         item = writer.add_outline_item(title=headings[0], page_number=first, parent=parent)
         if parent is None:
             chapter = item
+        if index == 0 and contents:
+            writer.add_outline_item(title="Contents", page_number=contents_page)
         entries = list(_flatten(reader.outline))
         if len(entries) == len(headings):  # Chromium's bookmarks are the printed headings, in order
-            _copy_outline(writer, reader, reader.outline, item, first, iter(headings), top=True)
+            shift = inserted if index == 0 else 0
+            _copy_outline(writer, reader, reader.outline, item, lambda n: first + n + (shift if n >= 1 else 0),
+                          iter(headings), top=True)
     number_pages(writer)
     writer.add_metadata({"/Title": _book_title(), "/Creator": "tools/pdf.py (Chromium, pypdf)"})
     writer.page_mode = "/UseOutlines"
@@ -232,9 +245,10 @@ def _flatten(outline):
             yield entry
 
 
-def _copy_outline(writer, reader, outline, parent, offset: int, titles, top: bool = False) -> None:
+def _copy_outline(writer, reader, outline, parent, offset, titles, top: bool = False) -> None:
     """Copy a page's heading bookmarks below `parent`, titled from `titles` (in the same
-    order); the page's first heading (its title) is `parent` itself."""
+    order); the page's first heading (its title) is `parent` itself. `offset` maps a page
+    of the printed page to its page in the book."""
     last = None
     for entry in outline:
         if isinstance(entry, list):
@@ -245,7 +259,7 @@ def _copy_outline(writer, reader, outline, parent, offset: int, titles, top: boo
             top, last = False, parent
             continue
         number = reader.get_destination_page_number(entry)
-        last = writer.add_outline_item(title=title, page_number=offset + (number or 0), parent=parent)
+        last = writer.add_outline_item(title=title, page_number=offset(number or 0), parent=parent)
 
 
 def _book_title() -> str:

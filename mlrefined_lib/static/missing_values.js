@@ -129,6 +129,11 @@ function render({ model, el: root }) {
     const row = el("div", { role: "radiogroup", "aria-label": legend,
       style: "grid-column:1/-1;display:flex;flex-wrap:wrap;align-items:center;gap:2px 14px;margin:3px 0" });
     row.append(el("span", { style: "font-weight:600" }, `${legend}:`));
+    // The choices in columns of one width: four fit on a line on a wide screen, two by two on a
+    // phone (rather than three and one left alone on a line).
+    const choices = el("div", { style: "flex:1 1 18em;display:grid;gap:2px 14px;" +
+      "grid-template-columns:repeat(auto-fit,minmax(max(8.5em,calc(25% - 11px)),max-content))" });
+    row.append(choices);
     const inputs = {};
     for (const [value, text] of options) {
       const id = `mlr-${name}-${value}-${uid}`;
@@ -137,7 +142,7 @@ function render({ model, el: root }) {
       input.checked = value === current;
       const label = el("label", { for: id, style: "white-space:nowrap;display:inline-flex;align-items:center;gap:5px;min-height:26px" });
       label.append(input, text);
-      row.append(label);
+      choices.append(label);
       inputs[value] = input;
     }
     controls.append(row);

@@ -16,8 +16,9 @@ landing page's link). Checks:
 * no code line is cut: printed at the paper's width, no code block scrolls
   sideways, and every line of every code block the printed page shows is in
   the PDF's text (spaces and line breaks aside: long lines wrap);
-* every page carries its number, and the contents (after the landing page)
-  give each page of the book with the number of the page it starts on;
+* every page carries its number; page 1 is the title page and the contents
+  follow it, giving each page of the book with the number of the page it
+  starts on; printed captions are black, in the text's weight;
 * each page's solutions are printed together at its end, after a heading
   "Solutions", open, without the fold's chevron, and without the grading
   markers (### BEGIN/END SOLUTION); no printed code box is empty;
@@ -326,3 +327,38 @@ def test_printed_solutions_are_open_without_chevrons_and_no_code_box_is_empty(br
         assert checked >= 10, f"only {checked} pages with solutions"
     finally:
         context.close()
+
+
+def test_the_contents_follow_the_title_page(book, page_texts):
+    """Page 1 is the title page (the book's title and subtitle, nothing more), and the contents
+    start on page 2, before the landing page's text."""
+    title = squeeze(page_title(book.build, book.toc_pages()[0]))
+    first = [line for line in page_texts[0].splitlines()[:-1] if line.strip()]  # the last line is its number
+    assert title in squeeze(page_texts[0]), f"page 1 does not hold the book's title: {page_texts[0][:120]!r}"
+    assert len(first) <= 4, f"page 1 is not a title page: {len(first)} lines, e.g. {first[:6]}"
+    assert page_texts[1].lstrip().startswith("Contents"), f"page 2 is not the contents: {page_texts[1][:80]!r}"
+
+
+CAPTIONS_JS = """() => [...document.querySelectorAll("figure figcaption")].map((c) => {
+  const cs = getComputedStyle(c.querySelector("p") || c);
+  return {text: c.textContent.trim().slice(0, 40), weight: Number(cs.fontWeight), color: cs.color}; })"""
+
+
+def test_printed_captions_are_readable(browser, book_server, book):
+    """Printed, a figure's caption is in the text's weight (400 or more) and in black: the
+    theme's light grey captions print thin and pale."""
+    context = browser.new_context(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
+    problems, checked = [], 0
+    try:
+        page = context.new_page()
+        page.emulate_media(media="print")
+        for path in book.chapter_pages():
+            page.goto(f"{book_server}/{path}", wait_until="load")
+            for c in page.evaluate(CAPTIONS_JS):
+                checked += 1
+                if c["weight"] < 400 or c["color"] not in ("rgb(0, 0, 0)", "rgba(0, 0, 0, 1)"):
+                    problems.append(f"{path}: {c['text']!r}: weight {c['weight']}, colour {c['color']}")
+    finally:
+        context.close()
+    assert checked >= 10, f"only {checked} captions"
+    assert not problems, f"{len(problems)} thin or grey printed captions:\n  " + "\n  ".join(problems[:10])

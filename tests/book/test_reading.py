@@ -34,8 +34,10 @@ tests/book/test_devices_dark.py checks with axe-core on every page.
   source without any TeX command that holds a run of 15 letters or more,
   spaces aside, or four words of three letters or more); the page's visible
   text outside math, code and printed output shows no TeX command (`\\lambda`),
-  no `\\(`/`\\[` and no `$` opening math; MathJax reports no error. (The PDF's
-  text is tests/book/test_math.py's.)
+  no `\\(`/`\\[` and no `$` opening math; MathJax reports no error, and an
+  undefined macro (`\\alphad`) is one: the book's MathJax configuration drops
+  the package that would draw it as red TeX instead. (The PDF's text is
+  tests/book/test_math.py's.)
 """
 
 from __future__ import annotations
@@ -126,7 +128,8 @@ MATH_JS = r"""async () => {
     if (node.parentElement.closest(skip) || node.parentElement.getClientRects().length === 0) continue;
     if (/\\[a-zA-Z]{2,}|\\[(\[]|\$[^\s$]/.test(node.data)) raw.push(node.data.replace(/\s+/g, " ").trim().slice(0, 90));
   }
-  return {count: items.length, sentences, raw, errors: document.querySelectorAll("mjx-merror").length};
+  const errors = [...document.querySelectorAll("mjx-merror")].map((e) => e.getAttribute("data-mjx-error") || e.textContent);
+  return {count: items.length, sentences, raw, errors};
 }"""
 SMALLEST_TEXT_PX = 9 * 90 / 72  # 9-point figure text at 90 dpi
 MIN_PHONE_TEXT_PX = 8
@@ -302,4 +305,33 @@ def test_no_accidental_math_on_the_page(browser, book_server, book, toc_page):
     assert not found["sentences"], (f"{toc_page}: math spans that read as sentences (a stray $?):\n  "
                                     + "\n  ".join(found["sentences"]))
     assert not found["raw"], f"{toc_page}: TeX shown as text outside math:\n  " + "\n  ".join(found["raw"])
-    assert not found["errors"], f"{toc_page}: {found['errors']} MathJax error(s)"
+    assert not found["errors"], f"{toc_page}: MathJax errors (an undefined macro?):\n  " + "\n  ".join(found["errors"])
+
+
+# A formula with a macro that does not exist, typeset on a built page as the book's
+# MathJax configuration (_config.yml, mathjax3_config) typesets every formula.
+UNDEFINED_MACRO_JS = r"""async () => {
+  await MathJax.startup.promise;
+  const p = document.createElement("p");
+  p.textContent = "\\(\\alphad + 1\\)";
+  document.querySelector("article").append(p);
+  await MathJax.typesetPromise([p]);
+  const errors = [...p.querySelectorAll("mjx-merror")].map((e) => e.getAttribute("data-mjx-error"));
+  p.remove();
+  return errors;
+}"""
+
+
+def test_an_undefined_macro_is_an_error(browser, book_server, book):
+    """MathJax's default (its noundefined package) draws an undefined macro as red TeX, which
+    no check above sees; the book drops that package, so a typo is an <mjx-merror>."""
+    path = book.chapter_pages()[0]
+    page = browser.new_page()
+    try:
+        page.goto(f"{book_server}/{path}", wait_until="load")
+        errors = page.evaluate(UNDEFINED_MACRO_JS)
+    finally:
+        page.close()
+    assert errors == ["Undefined control sequence \\alphad"], (
+        f"{path}: \\alphad typeset as {errors}, not as MathJax's error for an undefined macro "
+        "(is noundefined dropped in _config.yml's mathjax3_config?)")

@@ -4,9 +4,11 @@ Run after `make strict-book`. For a few queries whose right place in the book
 is known, on a phone (390 px) and a desktop (1280 px), light and dark, offline:
 
 * the results come from Pagefind's index (not Sphinx's fallback), ranked, and
-  the first is the right page; following its link lands on the right section
-  (the link's #fragment names an element inside that section);
-* the excerpts are the text: no TeX source, no code, no buttons;
+  the first is the right page; following its link lands on the section that
+  teaches the words (the link's #fragment names an element inside that
+  section), not on the page's top because its title holds a word;
+* the excerpts are the text: no TeX source, no code, no buttons, and no hole
+  where a formula was (the index holds each inline formula as text);
 * the search field's magnifier does not cover the query's first letter;
 * no request leaves the machine and the console stays clean.
 """
@@ -14,6 +16,7 @@ is known, on a phone (390 px) and a desktop (1280 px), light and dark, offline:
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 import pytest
 
@@ -24,12 +27,19 @@ DEVICES = {
                        device_scale_factor=2, color_scheme="dark"),
     "desktop-dark": dict(viewport={"width": 1280, "height": 900}, color_scheme="dark"),
 }
-# query -> (the page that must come first, the id of the section its link must land in, or None for anywhere on it)
+# query -> (the page that must come first, the id of the section its link must land in, or None for anywhere
+# on it, and words its excerpt must hold, or None). Known answers: the section that teaches the words, not the
+# page's top because its title holds one of them ("imputation MNAR", "standardize"), nor a page that mentions
+# them in passing ("McNemar" is taught in chapter 5 and mentioned in chapter 6); an excerpt keeps the math
+# that a sentence holds ("Any matrix W with ... whitens the data", not "Any matrix with whitens").
 QUERIES = {
-    "standardize": ("chapters/07_standard_normalization/standard_normalization.html", None),
-    "SMOTE": ("chapters/13_imbalance_thresholds/imbalance_thresholds.html", "what-smote-s-points-look-like"),
-    "sphering": ("chapters/09_pca_sphering/pca_sphering.html", None),
-    "imputation": ("chapters/08_imputation/imputation.html", None),
+    "standardize": ("chapters/07_standard_normalization/standard_normalization.html", "the-widget-from-raw-to-standardized", None),
+    "SMOTE": ("chapters/13_imbalance_thresholds/imbalance_thresholds.html", "what-smote-s-points-look-like", None),
+    "sphering": ("chapters/09_pca_sphering/pca_sphering.html", None, None),
+    "imputation": ("chapters/08_imputation/imputation.html", None, None),
+    "imputation MNAR": ("chapters/08_imputation/imputation.html", "why-values-are-missing", None),
+    "McNemar": ("chapters/05_validation/validation.html", "comparing-two-pipelines", None),
+    "whitens": ("chapters/09_pca_sphering/pca_sphering.html", "pca-or-zca-whitening", "Any matrix M"),
 }
 JUNK = re.compile(r"\\\(|\\\[|\\frac|\$|\bdef |\bimport |np\.|\.ipynb|Binder|Colab|show source|Extra code")
 TIMEOUT_MS = 20_000
@@ -54,7 +64,7 @@ RESULTS_JS = """async () => {
 def test_search_lands_on_the_right_section(browser, book_server, book, device, query):
     if not (book.build / "pagefind" / "pagefind.js").is_file():
         pytest.fail("the built book has no Pagefind index (pagefind/): run `make strict-book`")
-    expected_page, expected_section = QUERIES[query]
+    expected_page, expected_section, expected_words = QUERIES[query]
     problems = []
     context = browser.new_context(service_workers="block", **DEVICES[device])
     context.set_default_timeout(TIMEOUT_MS)
@@ -71,13 +81,16 @@ def test_search_lands_on_the_right_section(browser, book_server, book, device, q
         page = context.new_page()
         page.on("console", lambda m: problems.append(f"console error: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-        page.goto(f"{book_server}/search.html?q={query}", wait_until="load")
+        page.goto(f"{book_server}/search.html?q={quote(query)}", wait_until="load")
         found = page.evaluate(RESULTS_JS)
         assert found["engine"] == "pagefind", f"{device}, {query!r}: the results are not Pagefind's"
         assert found["results"], f"{device}, {query!r}: no result"
         first = found["results"][0]["href"]
         assert first.split("#")[0] == f"{book_server}/{expected_page}", \
             f"{device}, {query!r}: the first result is {first}, not {expected_page} (all: {[r['href'] for r in found['results']]})"
+        if expected_words:
+            assert expected_words in found["results"][0]["excerpt"], \
+                f"{device}, {query!r}: the first excerpt lacks {expected_words!r}: {found['results'][0]['excerpt'][:160]!r}"
         bad = [r["excerpt"][:100] for r in found["results"] if JUNK.search(r["excerpt"])]
         assert not bad, f"{device}, {query!r}: excerpts with TeX source, code or buttons:\n  " + "\n  ".join(bad)
         assert found["value"] == query, f"{device}: the search field shows {found['value']!r}"
