@@ -26,9 +26,12 @@ import functools
 import html
 import re
 
-#: Pygments classes that stylesheets other than the highlighting styles use
-#: (the prompt ``gp`` is not selectable, ``hll`` marks highlighted lines).
-STYLED_ELSEWHERE = frozenset({"gp", "hll", "linenos"})
+#: Classes that stylesheets other than the highlighting styles use: Pygments' prompt ``gp``
+#: (not selectable), ``hll`` (highlighted lines) and ``linenos``, and this module's own line
+#: boxes, ``code-line`` (:func:`hang`; ``book.css`` gives them their hanging indent): a line box
+#: around plain text, ``boost_table(dia_boost, dia_names, dia_corr)``, is drawn as a block, not
+#: as plain text.
+STYLED_ELSEWHERE = frozenset({"gp", "hll", "linenos", "code-line"})
 
 BLOCK = re.compile(r'(<div class="highlight"><pre>)(.*?)(</pre>)', re.S)
 SPAN = re.compile(r'<span class="(?P<cls>[\w-]+)">(?P<text>[^<]*)</span>')
@@ -108,23 +111,32 @@ def lean(block: str, looks: dict[str, tuple], plain: tuple) -> str:
 
 
 LINE_TAG = re.compile(r"<(/?)span\b[^>]*>")
+#: A code line this long or shorter (indentation included) fits every code box of the book on
+#: the narrowest phone (320 px: the narrowest box, in a solution, holds 22 characters of 13 px
+#: monospace; 30 at 390 px), so it never wraps and needs no box of its own.
+SHORT_LINE = 20
 
 
 def hang(block: str) -> str:
-    """One highlighted block (the inside of its ``<pre>``) with each line wrapped in
-    ``<span class="code-line">``, which carries ``style="--indent: N"`` when the line starts
-    with N spaces. A span that runs over a line break (a docstring) is closed at the end of
-    the line and opened again on the next, so that the lines nest. Each line's newline stays
-    inside its box, so the text (and what the copy button copies) is unchanged."""
+    """One highlighted block (the inside of its ``<pre>``) with each line that may wrap (longer
+    than :data:`SHORT_LINE`) wrapped in ``<span class="code-line">``, which carries
+    ``style="--indent: N"`` when the line starts with N spaces. Blank and short lines stay bare
+    text: a box there would be an element that changes nothing. A span that runs over the edge
+    of a boxed line (a docstring) is closed at the end of that line and opened again on the
+    next, so that the lines nest. Each line's newline stays inside its box, so the text (and
+    what the copy button copies) is unchanged."""
     plain = html.unescape(re.sub(r"<[^>]*>", "", block)).split("\n")
-    indents = [len(line) - len(line.lstrip(" ")) if line.strip() else 0 for line in plain]
-    number = 0
+    boxed = [len(line) > SHORT_LINE for line in plain]
+    indents = [len(line) - len(line.lstrip(" ")) for line in plain]
 
-    def opening() -> str:
-        indent = indents[number] if number < len(indents) else 0
+    def opening(number: int) -> str:
+        if not boxed[number]:
+            return ""
+        indent = indents[number]
         return f'<span class="code-line" style="--indent: {indent}">' if indent else '<span class="code-line">'
 
-    out, stack = [opening()], []
+    number = 0
+    out, stack = [opening(0)], []
     for piece in re.split(r"(<[^>]*>)", block):
         if not piece:
             continue
@@ -136,17 +148,18 @@ def hang(block: str) -> str:
                 stack.append(piece)
             out.append(piece)
             continue
-        lines = piece.split("\n")
-        for i, text in enumerate(lines):
+        for i, text in enumerate(piece.split("\n")):
             if i:
+                out.append("\n")
+                if boxed[number] or boxed[number + 1]:
+                    out.append("</span>" * len(stack) + ("</span>" if boxed[number] else ""))
+                    out.append(opening(number + 1) + "".join(stack))
                 number += 1
-                out.append("\n" + "</span>" * len(stack) + "</span>")
-                out.append(opening() + "".join(stack))
             out.append(text)
-    out.append("</span>")
-    joined = "".join(out)
-    # A last line with nothing in it (the block's closing newline) is no line of its own.
-    return re.sub(r'<span class="code-line">((?:<span[^>]*>)*)((?:</span>)*)</span>$', r"\1\2", joined)
+    if boxed[number]:
+        out.append("</span>")
+    # Spans opened again on a line and closed at once, with nothing in them, are dropped.
+    return re.sub(r'<span class="[^"]*"></span>', "", "".join(out))
 
 
 @functools.lru_cache(maxsize=None)

@@ -7,8 +7,9 @@ a plain-text result) this finds the lines that are rows of a table, those with
 two or more spaces between words, in a block that has at least
 :data:`MIN_ROWS` of them, and wraps each such line in a
 ``<span class="printed-row">`` that ``book.css`` keeps on one line; the other
-lines of the block (sentences) still wrap. A line with a wide gap but mostly
-single spaces between its words (:func:`is_row`) is a sentence. The block gets
+lines of the block (sentences) still wrap. Two spaces after a sentence's full
+stop (``within the noise.  (corrected s.e. 84.6)``) are no such gap: a line
+whose only wide gap is that one is a sentence (:func:`is_row`). The block gets
 the class ``printed-table`` and its widest row's length as ``--columns``: on
 screen it scrolls sideways in its box when the rows are wider than the column,
 with the line under it that says so (``assets/scroll-cues.js``); on paper its
@@ -28,8 +29,9 @@ import re
 
 #: A block is a table when at least this many of its lines are rows.
 MIN_ROWS = 2
-ROW = re.compile(r"\S {2,}\S")
-SINGLE = re.compile(r"\S (?=\S)")
+#: A gap between two columns: three or more spaces, or two that do not follow the full stop of a
+#: sentence (a word's letter or a bracket, then "."; a number's "0." is a column's end).
+COLUMN_GAP = re.compile(r"\S {3,}\S|(?<=\S)(?<![A-Za-z)]\.) {2}(?=\S)")
 #: Characters of 13 px monospace in the 688 px text column of a 1280 px window (its box's
 #: padding and a few wider letters, such as "±" and "−", aside).
 COLUMN_CHARACTERS = 84
@@ -42,11 +44,11 @@ TAG = re.compile(r"<[^>]+>")
 
 
 def is_row(line: str) -> bool:
-    """True for a line laid out in columns: two or more spaces between two words, and not many
-    more single spaces than such gaps (a sentence with one wide gap is a sentence)."""
-    line = line.strip()
-    gaps = len(ROW.findall(line))
-    return gaps > 0 and len(SINGLE.findall(line)) <= 2 * gaps + 2
+    """True for a line laid out in columns: a gap of two or more spaces between two words that is
+    not a sentence's spacing after its full stop (:data:`COLUMN_GAP`). A row may hold words as
+    well as numbers: ``distinct stems in the training reviews:     20267`` is a label and a
+    value, aligned with the rows under it."""
+    return bool(COLUMN_GAP.search(line.strip()))
 
 
 def mark_table(inner: str) -> tuple[str, int] | None:

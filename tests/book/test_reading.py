@@ -10,7 +10,9 @@ tests/book/test_devices_dark.py checks with axe-core on every page.
 
 * a table that a cell prints keeps every row on one line (a row broken in two
   puts its numbers under the wrong headers): measured on the text itself, line
-  by line, for every printed block with two or more lines laid out in columns;
+  by line, for every printed block with two or more lines laid out in columns
+  (two or more spaces between words; two spaces after a sentence's full stop,
+  as in "within the noise.  (corrected s.e. 84.6)", are a sentence's spacing);
   a table wider than the column scrolls sideways in its box, reachable with
   the keyboard, with the line under it that says so;
 * a display equation wider than the column scrolls in its own box with that
@@ -58,8 +60,9 @@ MEASURE_JS = r"""async () => {
     return !!h && h.classList.contains("scroll-hint") && shown(h) && /Scroll sideways/.test(h.textContent); };
   const width = document.documentElement.clientWidth;
   // Printed tables: the lines of a printed block laid out in columns (two or more spaces
-  // between words), when it has two or more; each must be drawn on one line.
-  const COLUMNS = /\S {2,}\S/;
+  // between words, but for two after a sentence's full stop), when it has two or more; each
+  // must be drawn on one line.
+  const COLUMNS = /\S {3,}\S|(?<=\S)(?<![A-Za-z)]\.) {2}(?=\S)/;
   const tables = [];
   for (const pre of document.querySelectorAll("article .cell_output .output:not(.traceback) pre")) {
     if (!shown(pre)) continue;

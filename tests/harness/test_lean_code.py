@@ -70,3 +70,45 @@ def test_a_bold_class_is_not_plain_even_in_the_text_colour():
     css = ".highlight { color: #000 }\n.highlight .k { color: #000; font-weight: bold }\n"
     looks, plain = lean_code.looks_of([css, css])
     assert lean_code.lean('<span class="k">def</span>', looks, plain) == '<span class="k">def</span>'
+
+
+HANGING = '''def fit_the_model(weights, features, targets):
+    """A docstring long enough to be wrapped on a phone,
+    over two lines."""
+
+    for step in range(100):
+        weights = weights - 0.1 * gradient(weights, features, targets)
+    return weights
+'''
+
+
+def nests(block: str) -> bool:
+    depth = 0
+    for tag in re.findall(r"<(/?)span\b", block):
+        depth += -1 if tag else 1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def test_each_line_that_may_wrap_is_a_box_with_its_indentation_and_nothing_else_changes(theme):
+    looks, plain = theme
+    before = lean_code.lean(block_of(HANGING), looks, plain)
+    after = lean_code.hang(before)
+    assert html.unescape(re.sub(r"<[^>]+>", "", after)) == HANGING
+    assert lean_code.drawn(after, looks, plain) == lean_code.drawn(before, looks, plain)
+    assert nests(after), after
+    long_lines = [line for line in HANGING.split("\n") if len(line) > lean_code.SHORT_LINE]
+    assert after.count('class="code-line"') == len(long_lines) == 5
+    # Split at the newlines (each stays inside its line's box): each piece is the closing tags
+    # of the line before, then this line's box (if it has one) and its text.
+    for line, piece in zip(HANGING.split("\n"), after.split("\n")):
+        indent = len(line) - len(line.lstrip(" "))
+        box = f'<span class="code-line" style="--indent: {indent}">' if indent else '<span class="code-line">'
+        assert re.sub(r"^(</span>)*", "", piece).startswith(box) == (len(line) > lean_code.SHORT_LINE), (line, piece)
+
+
+def test_blank_and_short_lines_get_no_box(theme):
+    looks, plain = theme
+    block = lean_code.lean(block_of("x = f(\n    a,\n)\n\ny = 2\n"), looks, plain)
+    assert lean_code.hang(block) == block
