@@ -106,7 +106,7 @@ function render({ model, el: root }) {
   const row = el("div", { style: "grid-column: 1 / -1; display: flex; flex-direction: column; gap: 3px" });
   const input = el("input", {
     type: "text", id, value: state.text, spellcheck: "false", autocomplete: "off", "aria-describedby": descId,
-    style: "font: inherit; font-size: 15px; width: 100%; box-sizing: border-box; padding: 5px 8px; border-radius: 4px; " +
+    style: "font: inherit; font-size: 16px; width: 100%; box-sizing: border-box; padding: 5px 8px; border-radius: 4px; " +
       "border: 1px solid var(--pst-color-border, var(--jp-border-color1, #999)); " +
       "color: inherit; background: var(--pst-color-background, var(--jp-layout-color0, #fff))",
   });
@@ -125,12 +125,12 @@ function render({ model, el: root }) {
   svgAxes(left, { x: L, y: Tp, width: pw, height: ph, xlabelY: H1 - 6, ylabelX: -100 }, xt, [], "contribution xᵥwᵥ to the score", "");
   left.append(svgEl("line", { x1: CX(0), x2: CX(0), y1: Tp, y2: Tp + ph, stroke: "#000" }));
   left.append(svgEl("text", { x: 4, y: Tp - 6, "font-size": 11, fill: "#444" }, "word"));
-  left.append(svgEl("text", { x: 96, y: Tp - 6, "font-size": 11, fill: "#444", "text-anchor": "end" }, "count"));
+  left.append(svgEl("text", { x: 104, y: Tp - 6, "font-size": 11, fill: "#444", "text-anchor": "end" }, "count"));
   left.append(svgEl("text", { x: L - 6, y: Tp - 6, "font-size": 11, fill: "#444", "text-anchor": "end" }, "TF-IDF"));
   const bars = Array.from({ length: ROWS }, (_, r) => {
     const cy = Tp + rowH * (r + 0.5);
     const word = svgEl("text", { x: 4, y: cy + 4, "font-size": 12 });
-    const count = svgEl("text", { x: 96, y: cy + 4, "font-size": 12, "text-anchor": "end" });
+    const count = svgEl("text", { x: 104, y: cy + 4, "font-size": 12, "text-anchor": "end" });
     const weight = svgEl("text", { x: L - 6, y: cy + 4, "font-size": 12, "text-anchor": "end" });
     const bar = svgEl("rect", { y: cy - rowH * 0.32, height: rowH * 0.64 });
     left.append(word, count, weight, bar);
@@ -183,13 +183,16 @@ function render({ model, el: root }) {
     state.pending = false;
     const text = state.text;
     const { tokens, counts, bow, tfidf, score, probability, similarities } = compute(text);
-    // the vocabulary's words in the order they first occur
-    const order = [];
-    for (const t of tokens) { const v = column.get(t); if (v !== undefined && !order.includes(v)) order.push(v); }
+    // the vocabulary's words in the order they first occur, and drawn by the size of their
+    // contribution to the score, largest first (a stable sort: ties keep that order)
+    const appearance = [];
+    for (const t of tokens) { const v = column.get(t); if (v !== undefined && !appearance.includes(v)) appearance.push(v); }
+    const contribution = (v) => Math.abs(bow.get(v) * weights[v + 1]);
+    const order = [...appearance].sort((a, b) => contribution(b) - contribution(a));
     bars.forEach(({ word, count, weight, bar }, r) => {
       const v = order[r];
       const on = v !== undefined && r < ROWS;
-      word.textContent = on ? clip(vocabulary[v], 13) : "";
+      word.textContent = on ? clip(vocabulary[v], 12) : "";
       count.textContent = on ? `×${counts.get(v)}` : "";
       weight.textContent = on ? fmt(tfidf.get(v)) : "";
       const c = on ? bow.get(v) * weights[v + 1] : 0;
@@ -199,7 +202,7 @@ function render({ model, el: root }) {
     });
     const more = order.length - ROWS;
     leftTitle.textContent = order.length === 0 ? "no word of the vocabulary: x = 0" :
-      `${order.length} word${order.length > 1 ? "s" : ""} of the vocabulary` + (more > 0 ? ` (the first ${ROWS} shown)` : "");
+      `${order.length} word${order.length > 1 ? "s" : ""} of the vocabulary` + (more > 0 ? ` (the ${ROWS} that move the score most)` : "");
     probTitle.textContent = `score w₀ + xᵀw = ${fmt(score)}; P(${cfg.positive}) = ${fmt(probability)}`;
     probBar.setAttribute("width", PX(probability) - L2);
     similarities.forEach((s, j) => {
@@ -215,7 +218,7 @@ function render({ model, el: root }) {
       `Not in the vocabulary (counted zero): ${unknown.length ? unknown.join(", ") : "none"}.`;
     let best = 0;
     similarities.forEach((s, j) => { if (s > similarities[best]) best = j; });
-    const found = order.map((v) => (counts.get(v) > 1 ? `${vocabulary[v]} ×${counts.get(v)}` : vocabulary[v]));
+    const found = appearance.map((v) => (counts.get(v) > 1 ? `${vocabulary[v]} ×${counts.get(v)}` : vocabulary[v]));
     const verdict = probability >= 0.5 ? `a ${cfg.positive} ${cfg.document}` : `not a ${cfg.positive} ${cfg.document}`;
     const text2 = order.length === 0 ?
       `No word of the vocabulary (${tokens.length} token${tokens.length === 1 ? "" : "s"} after the stop words): x is all zeros, ` +
