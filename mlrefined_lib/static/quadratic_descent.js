@@ -625,11 +625,12 @@ function render({ model, el: root }) {
     hctx.fillText(kind === "minibatch" ? `step t (${stepsPerEpoch(state.batch)} per epoch)` : "step t", L + pw / 2, H - 8);
     // "cost g(w^t)" with t as a superscript (smaller, raised), the whole line centred.
     const title = ["cost g(w", "t", "), log scale" + (gmin === null ? "" : "; dashed: minimum")];
-    const widths = title.map((part, i) => { hctx.font = i === 1 ? "10px system-ui, sans-serif" : "12px system-ui, sans-serif";
+    // (the superscript at 11 px, as the ticks: a canvas shown narrower than drawn keeps it at 9 px or more)
+    const widths = title.map((part, i) => { hctx.font = i === 1 ? "11px system-ui, sans-serif" : "12px system-ui, sans-serif";
                                             return hctx.measureText(part).width; });
     let tx = W / 2 - (widths[0] + widths[1] + widths[2]) / 2;
     hctx.textAlign = "left";
-    title.forEach((part, i) => { hctx.font = i === 1 ? "10px system-ui, sans-serif" : "12px system-ui, sans-serif";
+    title.forEach((part, i) => { hctx.font = i === 1 ? "11px system-ui, sans-serif" : "12px system-ui, sans-serif";
                                  hctx.fillText(part, tx, i === 1 ? 13 : 18); tx += widths[i]; });
     hctx.textAlign = "center";
     hctx.save(); hctx.beginPath(); hctx.rect(L, T, pw, ph); hctx.clip();
