@@ -211,3 +211,12 @@ def first_visit(browser, site: Path, base: str, page_path: str, viewport=(1280, 
         if path.is_file():
             files[path.relative_to(site).as_posix()] = gzipped_size(path)
     return files
+
+
+def between_markers(text: str, start: str, end: str, body: str, name: str) -> str:
+    """``text`` with what lies between the marker lines ``start`` and ``end`` replaced by ``body``."""
+    if text.count(start) != 1 or text.count(end) != 1 or text.index(start) > text.index(end):
+        raise ValueError(f"{name} must hold {start} and {end} once each, in that order")
+    head, rest = text.split(start)
+    _, tail = rest.split(end)
+    return f"{head}{start}\n{body}{end}{tail}"

@@ -103,11 +103,7 @@ def table(root: Path = ROOT) -> str:
 
 
 def with_table(text: str, body: str) -> str:
-    if text.count(START) != 1 or text.count(END) != 1 or text.index(START) > text.index(END):
-        raise ValueError(f"instructors.md must hold {START} and {END} once each, in that order")
-    head, rest = text.split(START)
-    _, tail = rest.split(END)
-    return f"{head}{START}\n{body}{END}{tail}"
+    return bookfiles.between_markers(text, START, END, body, "instructors.md")
 
 
 def main(arguments: list[str]) -> int:
