@@ -3,7 +3,8 @@
     python tools/exercise_table.py           # rewrite the table between the markers
     python tools/exercise_table.py --check   # exit status 1 if instructors.md differs from what the notebooks say
 
-The table is read from the chapter notebooks, in the order of ``_toc.yml``: each
+The table is read from the chapter notebooks, in the order of ``_toc.yml`` (a
+page without exercises has no row): each
 exercise's first line (``★★ · about 20 min · 3 points``), and whether a check
 cell grades its code, as the nbgrader course counts it
 (``tools/nbgrader_export.py``: the points of a coding exercise go to its check,
@@ -90,6 +91,8 @@ def table(root: Path = ROOT) -> str:
         "|---|--:|--:|--:|--:|",
     ]
     for number, title, found in rows:
+        if not found:  # a chapter's opening page, whose sections are pages of their own
+            continue
         lines.append(f"| {number}. {title} | {len(found)} | {sum(e['minutes'] for e in found)} | "
                      f"{sum(e['check'] + e['read'] for e in found)} | {sum(e['check'] for e in found)} |")
     lines += ["", "Every exercise, with its difficulty (★ to ★★★), minutes and points, and who grades its "

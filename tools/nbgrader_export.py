@@ -3,8 +3,10 @@
     python tools/nbgrader_export.py --out _build/nbgrader
 
 writes ``OUT/nbgrader_config.py`` and, for every chapter notebook listed in
-``_toc.yml``, ``OUT/source/<chapter>/<notebook>.ipynb``: one nbgrader
-assignment per chapter folder.
+``_toc.yml`` that holds an exercise, ``OUT/source/<chapter>/<notebook>.ipynb``:
+one nbgrader assignment per chapter folder. A page without exercises (the
+opening page of a chapter whose sections are pages of their own) has nothing
+to grade and is left out.
 
 Each notebook is an *exercise notebook*: the chapter's title and setup cell,
 every cell from the first exercise to the end, and the chapter's earlier code
@@ -280,6 +282,11 @@ def _names(source: str) -> tuple[set, set, set]:
     return bound, mutated, read
 
 
+def has_exercises(notebook: nbformat.NotebookNode) -> bool:
+    """Whether a notebook holds an ``{exercise}`` directive (the notebooks the course assigns)."""
+    return any(cell.cell_type == "markdown" and EXERCISE.search(cell.source) for cell in notebook.cells)
+
+
 def exercise_cells(cells) -> list[int]:
     """Indices of the cells an exercise notebook keeps, in order.
 
@@ -334,6 +341,8 @@ def main(out: Path, whole_chapters: bool = False) -> int:
             continue
         try:
             book = nbformat.read(path, as_version=4)
+            if not has_exercises(book):
+                continue
             if not whole_chapters:
                 book = exercise_notebook(book, str(path.relative_to(ROOT)))
             converted = nbgrader_notebook(book)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import re
 from collections import Counter
 
@@ -350,6 +351,12 @@ def test_code_is_drawn_as_the_highlighter_draws_it_in_fewer_elements(book, page_
     assert looks and all(plain), "no highlighting rules found in _static/pygments.css"
     text = (book.build / page_path).read_text(encoding="utf-8")
     blocks = list(CODE_BLOCK.finditer(text))
+    source = book.root / page_path.replace(".html", ".ipynb")
+    shown = [c for c in json.loads(source.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"
+             and not {"remove-cell", "remove-input"} & set(c.get("metadata", {}).get("tags", []))]
+    if not shown:  # a chapter's opening page may show no code at all
+        assert not blocks, f"{page_path}: highlighted code on a page whose notebook shows none"
+        return
     assert blocks, f"{page_path}: no highlighted code block"
     plain_spans, differ = 0, []
     for match in blocks:
@@ -365,3 +372,57 @@ def test_code_is_drawn_as_the_highlighter_draws_it_in_fewer_elements(book, page_
                                    in zip(looks.get(m.group("cls"), (frozenset(), frozenset())), plain)))
     assert not differ, f"{page_path}: {len(differ)} code blocks drawn unlike Pygments' own markup: {differ[:3]}"
     assert plain_spans == 0, f"{page_path}: {plain_spans} spans that both modes draw as plain text"
+
+
+_SIDEBAR_LINK = re.compile(r'<li class="toctree-l(?P<level>\d)[^"]*"><a class="[^"]*reference internal[^"]*" '
+                           r'href="(?P<href>[^"]*)">(?P<text>.*?)</a>', re.S)
+
+
+def sidebar_numbering_problems(build, toc: dict) -> list[str]:
+    """For each chapter of ``toc`` with pages below it (``sections:``), what its built sidebar
+    numbers wrongly: on each such page, the chapter reads "N." and its pages "N.1.", "N.2.", ...
+    in the table's order. Sphinx numbers a chapter page's own ``##`` sections before the pages
+    below it, so a first page with sections of its own pushes them to N.9, N.10, ..."""
+    import posixpath
+
+    problems = []
+    for part in toc.get("parts") or [{"chapters": toc.get("chapters") or []}]:
+        for chapter in part.get("chapters") or []:
+            sections = [s["file"] for s in chapter.get("sections") or [] if "file" in s]
+            for page in sections:
+                path = build / f"{page}.html"
+                if not path.is_file():
+                    problems.append(f"{page}.html is not built")
+                    continue
+                text = path.read_text(encoding="utf-8")
+                nav = text[text.index("bd-docs-nav"):]
+                links = [(m["level"], m["href"], html.unescape(re.sub(r"<[^>]+>", "", m["text"])).strip())
+                         for m in _SIDEBAR_LINK.finditer(nav)]
+                here = posixpath.dirname(page)
+                named = {}
+                for level, href, label in links:
+                    target = page if href == "#" else posixpath.normpath(posixpath.join(here, href))
+                    named.setdefault(target.removesuffix(".html"), label)
+                number = re.match(r"(\d+)\. ", named.get(chapter["file"], ""))
+                if number is None:
+                    problems.append(f"{page}.html: the sidebar shows chapter {chapter['file']} as "
+                                    f"{named.get(chapter['file'])!r}, not 'N. title'")
+                    continue
+                for k, section in enumerate(sections, 1):
+                    want = f"{number[1]}.{k}. "
+                    if not named.get(section, "").startswith(want):
+                        problems.append(f"{page}.html: the sidebar shows {section} as {named.get(section)!r}, "
+                                        f"not numbered {want.strip()}")
+    return problems
+
+
+def test_a_chapters_pages_are_numbered_from_one_in_the_sidebar(book):
+    """Chapter 6's pages read 6.1-6.4 in the sidebar: its first page holds only the chapter's
+    opening, with no numbered sections that would come before them."""
+    import yaml
+
+    toc = yaml.safe_load((book.root / "_toc.yml").read_text(encoding="utf-8"))
+    with_pages = [c["file"] for p in toc["parts"] for c in p["chapters"] if c.get("sections")]
+    assert "chapters/06_histogram_features/histogram_features" in with_pages, with_pages
+    problems = sidebar_numbering_problems(book.build, toc)
+    assert not problems, "\n".join(problems)

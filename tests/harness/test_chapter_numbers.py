@@ -76,3 +76,32 @@ def test_exercise_labels_carry_their_chapter_number(chapter):
             if int(label[1]) != number:
                 wrong.append(f"{path.name}: {label[0]}")
     assert not wrong, f"exercise labels of chapter {number} with another chapter's number: {wrong}"
+
+
+
+def section_headings(path: Path) -> list[str]:
+    """The ``##``-and-deeper headings of a notebook's Markdown cells (outside fenced blocks)."""
+    found = []
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        fenced = False
+        for line in "".join(cell["source"]).splitlines():
+            if re.match(r"\s*(```|~~~|:::)", line):  # a fence opens or closes a block
+                fenced = not fenced
+            elif not fenced and re.match(r"#{2,6} ", line):
+                found.append(line)
+    return found
+
+
+def test_a_chapter_with_pages_below_it_has_no_sections_of_its_own():
+    """Sphinx numbers a chapter page's own sections (6.1, 6.2, ...) before the pages listed under it
+    in _toc.yml, which would then read 6.9, 6.10, ...: such a first page holds only the opening."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    with_pages = [entry["file"] for part in toc["parts"] for entry in part["chapters"] if entry.get("sections")]
+    assert "chapters/06_histogram_features/histogram_features" in with_pages, with_pages
+    found = {name: section_headings(ROOT / f"{name}.ipynb") for name in with_pages}
+    bad = {name: headings for name, headings in found.items() if headings}
+    assert not bad, f"first pages with sections of their own (move them to a page below): {bad}"

@@ -65,11 +65,13 @@ nbgrader_export = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(nbgrader_export)
 student_edition = nbgrader_export.student_edition
 
-BOOK_NOTEBOOKS = [
+TOC_NOTEBOOKS = [
     ROOT / f"{name}.ipynb"
     for name in student_edition.toc_files(yaml.safe_load((ROOT / "_toc.yml").read_text()))
     if (ROOT / f"{name}.ipynb").exists() and name.startswith("chapters/")
 ]
+# The notebooks the course assigns: those with exercises (a chapter's opening page may have none).
+BOOK_NOTEBOOKS = [path for path in TOC_NOTEBOOKS if nbgrader_export.has_exercises(nbformat.read(path, 4))]
 VENV = Path(os.environ.get("NBGRADER_VENV", ROOT / ".venv-nbgrader"))
 GRADES = """
 import json, sys
@@ -178,6 +180,17 @@ def test_every_chapter_notebook_is_exported(course):
     for book_path in BOOK_NOTEBOOKS:
         assert exported(course, book_path).exists(), book_path
     assert "course_id" in (course / "nbgrader_config.py").read_text()
+    # a page without exercises (chapter 6's opening page) has nothing to grade: no notebook
+    without = [path for path in TOC_NOTEBOOKS if path not in BOOK_NOTEBOOKS]
+    assert all(not exported(course, path).exists() for path in without), without
+    exported_names = sorted(str(p.relative_to(course / "source")) for p in (course / "source").glob("*/*.ipynb"))
+    assert exported_names == sorted(f"{p.parent.name}/{p.name}" for p in BOOK_NOTEBOOKS)
+
+
+def test_a_page_without_exercises_is_told_apart():
+    assert nbgrader_export.has_exercises(nbformat.read(BOOK_NOTEBOOKS[0], 4))
+    opening = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A chapter\n\nIts opening.")])
+    assert not nbgrader_export.has_exercises(opening)
 
 
 @pytest.mark.parametrize("book_path", BOOK_NOTEBOOKS, ids=lambda p: p.stem)
