@@ -119,9 +119,10 @@ test-nbval: binder-venv
 	    -n $(JOBS) --dist loadfile
 
 # Built-HTML checks, the browser test and the printed book (needs the strict build and `make pdf` first).
-# JOBS workers, each with its own Chromium and a whole test file at a time (a file's pages stay in order).
+# JOBS workers, each with its own Chromium and a whole group at a time (tests/book/conftest.py: a test
+# file, or one device's half of the longest files; a group's pages stay in order).
 test-html: $(STAMP) chromium
-	$(BIN)/pytest tests/book -q -p no:cacheprovider -rs -n $(JOBS) --dist loadfile
+	$(BIN)/pytest tests/book -q -p no:cacheprovider -rs -n $(JOBS) --dist loadgroup --no-loadscope-reorder
 
 # In a real JupyterLab and Notebook 7, in Debian's chromium: exercises render (jupyterlab-myst) and every
 # kind of live widget talks to a kernel both ways.

@@ -191,6 +191,36 @@ def pytest_generate_tests(metafunc):
                          scope="module" if page_arg == "chapter" else None)
 
 
+#: Modules whose tests split into one group per device (the parameter ``device``): each
+#: group needs only its own device's module-scoped setup, so the two halves can run on
+#: two workers. The phone and desktop visits of test_devices.py are the layer's longest run.
+SPLIT_BY_DEVICE = {"test_devices.py", "test_overflow.py"}
+#: The longest groups, started first (the Makefile runs xdist with --no-loadscope-reorder, so
+#: groups start in the order of the items): two workers then finish at about the same time.
+LONGEST_FIRST = ("test_devices-desktop", "test_devices-phone", "test_devices_dark", "test_pdf", "test_math")
+
+
+class _Groups:
+    """Group the tests for pytest-xdist's ``--dist loadgroup`` (the Makefile's test-html):
+    a module's tests stay on one worker and in order, as with ``--dist loadfile``, except
+    that the modules of SPLIT_BY_DEVICE give one group per device. A plugin of its own,
+    so that it runs before xdist reads the groups (tryfirst), while the page order below
+    runs after every other hook (trylast)."""
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_modifyitems(self, items):
+        for item in items:
+            group = item.module.__name__.rsplit(".", 1)[-1]
+            callspec = getattr(item, "callspec", None)
+            if f"{group}.py" in SPLIT_BY_DEVICE and callspec and "device" in callspec.params:
+                group = f"{group}-{callspec.params['device']}"
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_Groups(), "book-test-groups")
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
     """Run the browser tests page by page, each page's tests in file order (math first,
@@ -209,6 +239,13 @@ def pytest_collection_modifyitems(items):
         return (first, pages.get(page, len(pages)), item.function.__code__.co_firstlineno)
 
     items[:] = [item for _, item in sorted(enumerate(items), key=key)]
+
+    def rank(item):
+        mark = item.get_closest_marker("xdist_group")
+        name = mark.args[0] if mark else None
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: the order above holds within each rank
 
 
 @pytest.fixture(scope="session")
