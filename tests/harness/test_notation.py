@@ -29,7 +29,7 @@ found by MyST's own parser, with the book's extensions):
   first;
 * a bold letter (``\\mathbf``, ``\\boldsymbol``, ``\\bm``) is written
   ``\\mathbf w``; the book writes vectors and matrices in plain type, so a bold
-  letter is a fault wherever it appears (see ``clashes`` below).
+  letter is a fault wherever it appears.
 
 Not symbols: digits; any other command (``\\frac``, ``\\sum``, ``\\log``,
 ``\\max``, ``\\top``, ``\\Pr``, ``\\nabla``); the number ``\\pi``; the words inside ``\\text``,
@@ -40,18 +40,11 @@ Z`` and ``\\mathbb N``; Euler's number ``e`` when it carries an exponent
 
 The checks: every symbol of a page's math is in the table or declared by its
 chapter; a chapter declares no symbol that the table defines; two chapters
-that declare the same symbol give it the same meaning; a declared symbol is
-used; no bold letter.
-
-A chapter may list under ``clashes`` the symbols its text still uses in a
-meaning that the table or an earlier chapter gives the same symbol, each with
-its meaning as it stands: the checks accept them, and a listed clash must be
-real (a table symbol, a symbol another chapter declares with another meaning,
-or a bold letter), so an entry cannot outlive its repair. The lists are the
-notation's remaining debt, read in one place: single letters that several
-chapters use for their own small purposes (``a``, ``b``, ``c``, ``s``, ``v``,
-...), and chapter 12's bold letters, left as they stand while that chapter is
-divided into two. A new chapter folder needs its own ``notation.yml``.
+that declare the same symbol give it the same meaning, word for word; a
+declared symbol is used; no bold letter. There is no list of exceptions:
+``symbols`` is the only key ``notation.yml`` accepts, so a chapter that wants a
+symbol in a second meaning renames it in its math (or writes a quantity as a
+word, ``\\text{period}``). A new chapter folder needs its own ``notation.yml``.
 """
 
 from __future__ import annotations
@@ -215,34 +208,34 @@ def page_symbols(path: Path) -> dict[str, str]:
     return found
 
 
-def declarations(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """A chapter folder's declared symbols and its listed clashes (both empty without notation.yml)."""
+def declarations(folder: Path) -> dict[str, str]:
+    """A chapter folder's declared symbols, each with its meaning (empty without notation.yml)."""
     path = folder / "notation.yml"
     data = yaml.safe_load(path.read_text()) if path.is_file() else {}
     data = data or {}
-    unknown = set(data) - {"symbols", "clashes"}
-    assert not unknown, f"{path}: unknown keys {sorted(unknown)} (expected symbols and clashes)"
-    return {str(k): str(v) for k, v in (data.get("symbols") or {}).items()}, \
-        {str(k): str(v) for k, v in (data.get("clashes") or {}).items()}
+    unknown = set(data) - {"symbols"}
+    assert not unknown, (f"{path}: unknown keys {sorted(unknown)} (expected only symbols; "
+                         "a symbol wanted in a second meaning is renamed, not listed)")
+    return {str(k): str(v) for k, v in (data.get("symbols") or {}).items()}
 
 
-def problems(notation: dict[str, str], chapters: dict[str, tuple[dict, dict, dict]]) -> list[str]:
+def problems(notation: dict[str, str], chapters: dict[str, tuple[dict, dict]]) -> list[str]:
     """Every way the chapters break the notation.
 
     ``notation`` is the table (symbol to meaning); ``chapters`` maps a chapter's name to
-    ``(used, declared, clashes)``: the symbols its math uses (symbol to a span that shows it) and
-    its two mappings of ``notation.yml``.
+    ``(used, declared)``: the symbols its math uses (symbol to a span that shows it) and the
+    symbols its ``notation.yml`` declares (symbol to meaning).
     """
     found = []
     meanings: dict[str, dict[str, str]] = {}
-    for name, (_, declared, _) in chapters.items():
+    for name, (_, declared) in chapters.items():
         for symbol, meaning in declared.items():
             meanings.setdefault(symbol, {})[name] = meaning
-    for name, (used, declared, clashes) in chapters.items():
+    for name, (used, declared) in chapters.items():
         for symbol, span in used.items():
-            if symbol.startswith("\\mathbf ") and symbol not in clashes:
+            if symbol.startswith("\\mathbf "):
                 found.append(f"{name}: bold {symbol} in ${span}$; the book writes vectors and matrices in plain type")
-            elif symbol not in notation and symbol not in declared and symbol not in clashes:
+            elif symbol not in notation and symbol not in declared:
                 found.append(f"{name}: {symbol} in ${span}$ is neither in the Notation table nor in notation.yml")
         for symbol, meaning in declared.items():
             if symbol in notation:
@@ -250,15 +243,6 @@ def problems(notation: dict[str, str], chapters: dict[str, tuple[dict, dict, dic
                              f"which the Notation table defines ({notation[symbol]!r})")
             if symbol not in used:
                 found.append(f"{name}: notation.yml declares {symbol}, which its math does not use")
-            if symbol in clashes:
-                found.append(f"{name}: {symbol} is both declared and listed as a clash")
-        for symbol, meaning in clashes.items():
-            others = {m for other, m in meanings.get(symbol, {}).items() if other != name}
-            if symbol not in used:
-                found.append(f"{name}: notation.yml lists the clash {symbol}, which its math does not use")
-            elif not (symbol in notation or others - {meaning} or symbol.startswith("\\mathbf ")):
-                found.append(f"{name}: notation.yml lists {symbol} as a clash, but nothing else gives it a meaning;"
-                             " declare it under symbols")
     for symbol, by_chapter in sorted(meanings.items()):
         if len(set(by_chapter.values())) > 1:
             said = "; ".join(f"{name}: {meaning!r}" for name, meaning in by_chapter.items())
@@ -266,17 +250,17 @@ def problems(notation: dict[str, str], chapters: dict[str, tuple[dict, dict, dic
     return found
 
 
-def book() -> tuple[dict[str, str], dict[str, tuple[dict, dict, dict]]]:
+def book() -> tuple[dict[str, str], dict[str, tuple[dict, dict]]]:
     """The book's Notation table and, per chapter folder (and the preface), its symbols and declarations."""
     intro = ROOT / "intro.md"
     notation = table(intro.read_text())
-    chapters = {"intro.md": (page_symbols(intro), {}, {})}
+    chapters = {"intro.md": (page_symbols(intro), {})}
     folders: dict[Path, dict[str, str]] = {}
     for notebook in chapter_notebooks():
         for symbol, span in page_symbols(notebook).items():
             folders.setdefault(notebook.parent, {}).setdefault(symbol, span)
     for folder, used in folders.items():
-        chapters[folder.relative_to(ROOT).as_posix()] = (used, *declarations(folder))
+        chapters[folder.relative_to(ROOT).as_posix()] = (used, declarations(folder))
     return notation, chapters
 
 
@@ -329,18 +313,23 @@ def test_the_table_is_read_symbol_by_symbol():
 
 def test_each_break_is_found():
     notation = {"P": "the number of points", "k": "the number of folds"}
-    fine = ({"P": "P", "K": "K"}, {"K": "the number of classes"}, {})
+    fine = ({"P": "P", "K": "K"}, {"K": "the number of classes"})
     assert problems(notation, {"a": fine, "b": fine}) == []
     cases = {
-        "is neither in the Notation table": {"a": ({"P": "P", "L": "L"}, {}, {})},
-        "which the Notation table defines": {"a": ({"k": "k"}, {"k": "a class"}, {})},
-        "K has more than one meaning": {"a": fine, "b": ({"K": "K"}, {"K": "the number of steps"}, {})},
-        "which its math does not use": {"a": ({}, {"L": "labels"}, {})},
-        "plain type": {"a": ({"\\mathbf w": "\\mathbf{w}"}, {"\\mathbf w": "the weights"}, {})},
-        "nothing else gives it a meaning": {"a": ({"L": "L"}, {}, {"L": "labels"})},
+        "is neither in the Notation table": {"a": ({"P": "P", "L": "L"}, {})},
+        "which the Notation table defines": {"a": ({"k": "k"}, {"k": "a class"})},
+        "K has more than one meaning": {"a": fine, "b": ({"K": "K"}, {"K": "the number of steps"})},
+        "which its math does not use": {"a": ({}, {"L": "labels"})},
+        "plain type": {"a": ({"\\mathbf w": "\\mathbf{w}"}, {"\\mathbf w": "the weights"})},
     }
     for message, chapters in cases.items():
         found = problems(notation, chapters)
         assert len(found) >= 1 and any(message in line for line in found), (message, found)
-    # a listed clash is accepted while it is real
-    assert problems(notation, {"a": fine, "b": ({"k": "k", "K": "K"}, {}, {"k": "a class", "K": "steps"})}) == []
+
+
+def test_a_second_meaning_cannot_be_listed_as_an_exception(tmp_path):
+    (tmp_path / "notation.yml").write_text("symbols:\n  L: labels\nclashes:\n  k: a class\n")
+    with pytest.raises(AssertionError, match=r"unknown keys \['clashes'\]"):
+        declarations(tmp_path)
+    (tmp_path / "notation.yml").write_text("symbols:\n  L: labels\n")
+    assert declarations(tmp_path) == {"L": "labels"}
