@@ -51,24 +51,43 @@ SYMBOLS = {
     "lVert": "\u2016", "rVert": "\u2016", "|": "\u2016", "mid": "|", "ldots": "\u2026", "dots": "\u2026",
     "cdots": "\u22ef", "pm": "\u00b1", "sqrt": "\u221a", "partial": "\u2202", "nabla": "\u2207", "star": "*",
     "ast": "*", "log": "log", "exp": "exp", "min": "min", "max": "max",
+    "leftarrow": "\u2190", "gets": "\u2190", "Leftarrow": "\u21d0", "Rightarrow": "\u21d2", "implies": "\u21d2",
+    "mapsto": "\u21a6", "ell": "\u2113", "lvert": "|", "rvert": "|", "vert": "|", "lfloor": "\u230a",
+    "rfloor": "\u230b", "lceil": "\u2308", "rceil": "\u2309", "cap": "\u2229", "cup": "\u222a",
+    "ln": "ln", "sin": "sin", "cos": "cos", "Pr": "Pr",
     # accents and fonts written without braces (\\tilde X): the letter alone
     **dict.fromkeys(["operatorname", "mathrm", "mathbf", "mathit", "mathcal", "mathbb", "boldsymbol", "hat",
                      "tilde", "bar", "widehat", "widetilde", "overline", "vec", "displaystyle"], ""),
 }
-SPACING = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)\b|\\[,;:! ]|\\q?quad\b|&")
+SPACING = re.compile(r"\\(?:left|right|[Bb]igg?[lr]?)\b|\\(?:begin|end)\s*\{[a-z]*\}|\\[,;:! ]|\\q?quad\b|&")
+#: A matrix in a sentence, read between brackets (its rows split by ROW_BREAK).
+MATRIX = re.compile(r"\\begin\s*\{[bpvBV]?matrix\}(.*?)\\end\s*\{[bpvBV]?matrix\}", re.S)
+#: A matrix's or an aligned formula's row break: read as a semicolon.
+ROW_BREAK = re.compile(r"\\\\")
+#: \binom{n}{k}, read as "(n choose k)".
+BINOM = re.compile(r"\\binom\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+#: A fraction of two digits or letters written without braces (\tfrac12).
+SHORT_FRAC = re.compile(r"\\[dt]?frac\s*([0-9A-Za-z])\s*([0-9A-Za-z])")
+#: A root of a group (\sqrt{10}), read as √(10); a root of one letter (\sqrt3) needs no brackets.
+ROOT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
+#: An escaped character that the formula shows as itself (30\%).
+ESCAPED = re.compile(r"\\([%&$#_])")
 WRAPPED = re.compile(r"\\(?:operatorname|mathrm|mathbf|mathit|mathcal|mathbb|boldsymbol|text|textrm|hat|tilde|bar|"
-                     r"widehat|widetilde|overline|vec)\s*\{([^{}]*)\}")
+                     r"widehat|widetilde|overline|vec|texttt)\s*\{([^{}]*)\}")
 COMMAND = re.compile(r"\\([A-Za-z]+|\|)")
 
 
 def readable_math(tex: str) -> str:
     """Inline TeX as text a search excerpt can show: ``W \\Sigma W^\\top`` -> ``W \u03a3 W^\u1d40``."""
-    text = re.sub(r"\^\s*\{?\s*\\top\s*\}?", "\u1d40", SPACING.sub(" ", tex))
+    text = re.sub(r"\^\s*\{?\s*\\top\s*\}?", "\u1d40", SPACING.sub(" ", ROW_BREAK.sub("; ", MATRIX.sub(r"[\1]", tex))))
+    # Braces the formula shows (a set, \{0, 1\}) are kept: held aside while the grouping braces go.
+    text = text.replace("\\{", "\x01").replace("\\}", "\x02")
     for _ in range(3):  # nested fractions and wrappers, from the inside out
-        text = FRAC.sub(r"(\1)/(\2)", WRAPPED.sub(r"\1", text))
-    text = COMMAND.sub(lambda m: SYMBOLS.get(m.group(1), m.group(1)), text)
-    text = re.sub(r"[{}]", "", text)
+        text = WRAPPED.sub(r"\1", ROOT.sub("\u221a(\\1)", text))
+        text = BINOM.sub(r"(\1 choose \2)", FRAC.sub(r"(\1)/(\2)", SHORT_FRAC.sub(r"\1/\2", text)))
+    text = COMMAND.sub(lambda m: SYMBOLS.get(m.group(1), m.group(1)), ESCAPED.sub(r"\1", text))
+    text = re.sub(r"[{}]", "", text).replace("\x01", "{").replace("\x02", "}")
     return re.sub(r"\s+", " ", text).strip()
 
 

@@ -74,6 +74,7 @@ from .comparison import (
     bootstrap_replicates,
     compare_fold_scores,
     compare_test_score,
+    holm,
     mcnemar_test,
     paired_comparison,
     paired_test_set,

@@ -17,6 +17,8 @@ three verdicts: ``"a lower"`` (model a has the lower error), ``"b lower"``, or
   whose training sets are nested; for those, ``test="blocks"`` gives the
   t-interval over the folds' disjoint validation blocks, ``mean ± t(0.975,
   J − 1) · s/√J`` (see :func:`compare_fold_scores`).
+* :func:`holm` adjusts the p-values of several comparisons made together
+  (Holm, 1979), so that a verdict counts how many comparisons were made.
 * :func:`mcnemar_test` compares two classifiers on one test set by the rows
   only one of them gets right: the exact two-sided binomial test on those
   discordant rows → :class:`McNemarResult`.
@@ -54,6 +56,7 @@ __all__ = [
     "PairedComparison",
     "paired_comparison",
     "compare_fold_scores",
+    "holm",
     "McNemarResult",
     "mcnemar_test",
     "TestSetComparison",
@@ -428,6 +431,44 @@ def paired_comparison(fit_a: Callable, fit_b: Callable, error: Callable, x, y, f
     a = _scores(fit_a, error, x, y, folds, " (fit_a)")
     b = _scores(fit_b, error, x, y, folds, " (fit_b)")
     return compare_fold_scores(a, b, folds, names=names, test=test)
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjusted p-values (Holm, 1979), in the order given.
+
+    Several comparisons made together: each p-value is read against a level
+    that counts them. Sort the ``m`` p-values, ``p_(1) ≤ … ≤ p_(m)``; the
+    adjusted ``p_(i)`` is the largest over ``j ≤ i`` of
+    ``min(1, (m − j + 1) · p_(j))``. A comparison survives at 5% when its
+    adjusted p-value is below 0.05; with one p-value nothing changes.
+
+    Parameters
+    ----------
+    p_values : 1-D array-like of numbers in [0, 1], at least one.
+
+    Returns
+    -------
+    numpy.ndarray of the adjusted p-values, one per input, in the input order.
+    """
+    try:
+        p = np.asarray(p_values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("p_values must be numbers in [0, 1], one per comparison; "
+                         f"found {type(p_values).__name__}.") from None
+    if p.ndim != 1:
+        raise ValueError(f"p_values must be 1-D, one p-value per comparison; found shape {p.shape}.")
+    if p.size == 0:
+        raise ValueError("p_values must hold at least one p-value; found none.")
+    bad = np.flatnonzero(~(np.isfinite(p) & (p >= 0) & (p <= 1)))
+    if bad.size:
+        raise ValueError(f"p_values must lie in [0, 1]; found {p[bad[0]]} at index {bad[0]} "
+                         f"({bad.size} value(s) outside [0, 1] or NaN).")
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.maximum.accumulate(scaled)
+    return adjusted
 
 
 # ---------------------------------------------------------------- one test set: McNemar

@@ -15,6 +15,7 @@ is known, on a phone (390 px) and a desktop (1280 px), light and dark, offline:
 
 from __future__ import annotations
 
+import html
 import re
 from urllib.parse import quote
 
@@ -108,3 +109,31 @@ def test_search_lands_on_the_right_section(browser, book_server, book, device, q
         assert not problems, f"{device}, {query!r}:\n  " + "\n  ".join(problems)
     finally:
         context.close()
+
+
+#: A formula in a sentence, and the text the search index reads in its place (_ext/search_index.py).
+FORMULA_FOR_SEARCH = re.compile(r'<span class="math notranslate nohighlight">\\\((?P<tex>.*?)\\\)</span>'
+                                r'<span data-pagefind-index-attrs="data-math" data-math="(?P<text>[^"]*)"></span>', re.S)
+#: TeX commands whose name is what the formula shows (\log draws "log").
+READ_AS_WORDS = {"log", "exp", "min", "max", "ln", "sin", "cos", "Pr", "operatorname", "mathrm", "text", "textrm"}
+
+
+def test_formulas_are_searched_as_what_they_show(book, book_pages):
+    """A search excerpt reads each formula of a sentence from the index's text for it: no TeX
+    command may be left there by name ("w leftarrow w", "the ell_1 penalty", "lvert w rvert"),
+    no backslash, and braces the formula shows ("y \\in \\{0, 1\\}") kept."""
+    bad, formulas = [], 0
+    for page in book_pages:
+        for m in FORMULA_FOR_SEARCH.finditer((book.build / page).read_text(encoding="utf-8")):
+            formulas += 1
+            tex, text = html.unescape(m.group("tex")), html.unescape(m.group("text"))
+            names = set(re.findall(r"\\([A-Za-z]+)", tex)) - READ_AS_WORDS
+            # A name the formula also spells in its letters (\text{min}, "sign") is not a leftover.
+            plain = re.sub(r"\\[A-Za-z]+", " ", tex)
+            left = sorted(n for n in names if re.search(rf"(?<![A-Za-z]){n}", text)
+                          and not re.search(rf"(?<![A-Za-z\\]){n}", plain))
+            shown_braces = tex.count(r"\{")
+            if left or "\\" in text or text.count("{") != shown_braces:
+                bad.append(f"{page}: {tex!r} is searched as {text!r}")
+    assert formulas > 500, f"only {formulas} formulas with a search text found"
+    assert not bad, f"{len(bad)} formulas searched as TeX rather than as what they show:\n  " + "\n  ".join(bad[:40])
