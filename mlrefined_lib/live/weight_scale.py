@@ -1,4 +1,4 @@
-"""The cost of scaled weights ``w = s u`` for any ``s`` (chapter 3)."""
+"""The cost of scaled weights ``w = ζ v`` for any norm ``ζ`` (``v`` a fixed unit direction, the data key ``u``) (chapter 3)."""
 
 from __future__ import annotations
 

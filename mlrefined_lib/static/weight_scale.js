@@ -1,10 +1,10 @@
 // Front end of mlrefined_lib.live.WeightScale (an anywidget ES module), chapter 3.
-// Python sends two one-feature problems (inputs, labels 0/1, a unit direction u);
-// for any weight norm s (log scale) this file computes, for w = s u, the
+// Python sends two one-feature problems (inputs, labels 0/1, a unit direction v);
+// for any weight norm ζ (log scale) this file computes, for w = ζ v, the
 // cross-entropy cost mean(logaddexp(0, m) - y m) with m = w0 + w1 x (as
 // mlrefined_lib.costs.cross_entropy), the mistakes and the probability curve,
 // and both costs along their rays, drawn as SVG. For tests: the root's
-// `data-scale` and `data-costs` (JSON [separable, overlapping] at w = s u), and
+// `data-scale` and `data-costs` (JSON [separable, overlapping] at w = ζ v), and
 // `root.__liveRays` ({scales, costs: [[...], [...]]}: the right panel's curves).
 
 const STYLES = [["circle", "#4575b4"], ["square", "#d73027"]];
@@ -51,7 +51,7 @@ function render({ model, el: root }) {
     const [xa, xb] = prob.x_range;
     const X = (v) => L + (v - xa) / (xb - xa) * pw, Y = (v) => T + (1.35 - v) / 1.45 * ph;
     const node = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, role: "img", "aria-describedby": descId });
-    node.setAttribute("aria-label", `${prob.kind} problem: the points of ${prob.name} and not ${prob.name} against ${prob.xlabel}, and the probability of the model w = s u`);
+    node.setAttribute("aria-label", `${prob.kind} problem: the points of ${prob.name} and not ${prob.name} against ${prob.xlabel}, and the probability of the model w = ζ v`);
     const step = (xb - xa) > 4 ? 1 : 0.5, xt = [];
     for (let v = Math.ceil(xa / step) * step; v <= xb + 1e-9; v += step) xt.push([String(Math.round(v * 10) / 10), X(v)]);
     svgAxes(node, box, xt, [0, 0.5, 1].map((v) => [String(v), Y(v)]), prob.xlabel, index === 0 ? "label / probability" : "");
@@ -91,7 +91,7 @@ function render({ model, el: root }) {
   figure.append(figurePart(right, W, MIN_SHARE));
 
   const legend = el("div", { class: "mlr-legend" },
-    `● not in the class (label 0, blue)   ■ in the class (label 1, red)   black: the probability of the model w = s u; ` +
+    `● not in the class (label 0, blue)   ■ in the class (label 1, red)   black: the probability of the model w = ζ v; ` +
     `right: the cost along each ray (solid: ${problems[0].kind}, dashed: ${problems[1].kind}), dotted: ||w*|| of the overlapping problem`);
   place(legend);
 
