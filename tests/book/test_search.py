@@ -40,7 +40,7 @@ QUERIES = {
     "imputation": ("chapters/08_imputation/imputation.html", None, None),
     "imputation MNAR": ("chapters/08_imputation/imputation.html", "why-values-are-missing", None),
     "McNemar": ("chapters/05_validation/validation.html", "comparing-two-pipelines", None),
-    "whitens": ("chapters/09_pca_sphering/pca_sphering.html", "pca-or-zca-whitening", "Any matrix M"),
+    "whitens": ("chapters/09_pca_sphering/pca_sphering.html", "pca-or-zca-whitening", "Any matrix Γ"),
 }
 JUNK = re.compile(r"\\\(|\\\[|\\frac|\$|\bdef |\bimport |np\.|\.ipynb|Binder|Colab|show source|Extra code")
 TIMEOUT_MS = 20_000
