@@ -171,6 +171,15 @@ class Cost:
         self._check(w)
         return self._gradient(np.asarray(w, dtype=float))
 
+    def _value_and_gradient(self, w: np.ndarray) -> tuple[float, np.ndarray]:
+        """``(g(w), ∇g(w))`` for float weights of the right shape, unchecked (an optimizer checked them).
+
+        Equal, bit for bit, to ``g(w)`` and ``g.gradient(w)``. A subclass may
+        compute both from one product ``x_ext @ w``, which is most of the work:
+        an optimizer asks for both at every step.
+        """
+        return float(self._value(w)), self._gradient(w)
+
     def batch(self, ws) -> np.ndarray:
         """Costs of many weights at once.
 
@@ -223,6 +232,10 @@ class _LeastSquares(Cost):
         residual = self.x_ext @ w - self.y
         return (2.0 / self.num_points) * (self.x_ext.T @ residual)
 
+    def _value_and_gradient(self, w):
+        residual = self.x_ext @ w - self.y
+        return float(np.mean(residual**2)), (2.0 / self.num_points) * (self.x_ext.T @ residual)
+
     def hessian(self, w=None) -> np.ndarray:
         """The constant Hessian ``(2/P) X̃ᵀX̃`` of the least-squares cost."""
         return 2.0 * self._second_moment
@@ -263,6 +276,11 @@ class _Softmax(Cost):
         margins = self.y * (self.x_ext @ w)
         return -self.x_ext.T @ (self.y * _sigmoid(-margins)) / self.num_points
 
+    def _value_and_gradient(self, w):
+        margins = self.y * (self.x_ext @ w)  # -(y s) is exactly (-y) s: negation does not round
+        value = float(np.mean(np.logaddexp(0.0, -margins)))
+        return value, -self.x_ext.T @ (self.y * _sigmoid(-margins)) / self.num_points
+
     def _batch_values(self, ws):
         return np.logaddexp(0.0, -self.y * (ws @ self.x_ext.T)).mean(axis=1)
 
@@ -282,6 +300,11 @@ class _CrossEntropy(Cost):
 
     def _gradient(self, w):
         return self.x_ext.T @ (_sigmoid(self.x_ext @ w) - self.y) / self.num_points
+
+    def _value_and_gradient(self, w):
+        m = self.x_ext @ w
+        value = float(np.mean(np.logaddexp(0.0, m) - self.y * m))
+        return value, self.x_ext.T @ (_sigmoid(m) - self.y) / self.num_points
 
     def _batch_values(self, ws):
         m = ws @ self.x_ext.T
@@ -329,6 +352,16 @@ class _MulticlassSoftmax(Cost):
         probabilities = np.exp(scores)
         probabilities /= probabilities.sum(axis=1, keepdims=True)
         return self.x_ext.T @ (probabilities - self._one_hot) / self.num_points
+
+    def _value_and_gradient(self, w):
+        scores = self.x_ext @ w
+        top = scores.max(axis=1, keepdims=True)
+        shifted = scores - top
+        probabilities = np.exp(shifted)
+        totals = probabilities.sum(axis=1, keepdims=True)
+        value = float(np.mean(top[:, 0] + np.log(totals[:, 0]) - np.sum(scores * self._one_hot, axis=1)))
+        probabilities /= totals
+        return value, self.x_ext.T @ (probabilities - self._one_hot) / self.num_points
 
     def _batch_values(self, ws):
         return np.array([self._value(w) for w in ws])

@@ -124,6 +124,14 @@ def _finite_cost(g: Callable, w: np.ndarray) -> float:
     return value
 
 
+def _cost_and_gradient(g, w: np.ndarray) -> tuple[float, np.ndarray]:
+    """``(g(w), ∇g(w))`` without overflow warnings; one product with the data for the library's costs."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if isinstance(g, Cost):
+            return g._value_and_gradient(w)
+        return float(g(w)), np.asarray(g.gradient(w), dtype=float)
+
+
 def gradient_descent(
     g: Callable,
     w0,
@@ -180,12 +188,19 @@ def gradient_descent(
     _check_warn(warn)
     w = _check_start(w0)
     grad = _gradient_function(g, gradient)
+    if gradient is None and isinstance(g, Cost):
+        both = _cost_and_gradient  # one product with the data gives both
+    else:
+        def both(g, w):
+            cost = _finite_cost(g, w)
+            if not np.isfinite(cost):
+                return cost, None
+            with np.errstate(over="ignore", invalid="ignore"):
+                return cost, np.asarray(grad(w), dtype=float)
 
-    cost = _finite_cost(g, w)
+    cost, direction = both(g, w)
     if not np.isfinite(cost):
         raise ValueError(f"the cost is not finite at the starting weights w0 (g(w0) = {cost}).")
-    with np.errstate(over="ignore", invalid="ignore"):
-        direction = np.asarray(grad(w), dtype=float)
     weights, costs, norms, alphas = [w.copy()], [cost], [_norm(direction)], []
     stop_reason = "max_its"
 
@@ -196,8 +211,7 @@ def gradient_descent(
         step = 1.0 / k if alpha == "diminishing" else float(alpha)
         with np.errstate(over="ignore", invalid="ignore"):
             w_next = w - step * direction
-            cost_next = _finite_cost(g, w_next)
-            direction_next = np.asarray(grad(w_next), dtype=float) if np.isfinite(cost_next) else None
+            cost_next, direction_next = both(g, w_next)
         if not np.isfinite(cost_next) or not np.all(np.isfinite(direction_next)):
             if warn:
                 warnings.warn(
@@ -451,10 +465,10 @@ def minibatch_gradient_descent(
     # The batches' row numbers are drawn here, so the library's costs skip the checks of ``rows``.
     take = g._take if isinstance(g, Cost) else g.rows
 
-    cost = _finite_cost(g, w)
+    cost, full_gradient = _cost_and_gradient(g, w)
     if not np.isfinite(cost):
         raise ValueError(f"the cost is not finite at the starting weights w0 (g(w0) = {cost}).")
-    weights, costs, norms, alphas = [w.copy()], [cost], [_norm(g.gradient(w))], []
+    weights, costs, norms, alphas = [w.copy()], [cost], [_norm(full_gradient)], []
     step_costs, step_alphas = [], []
     step_weights = [w.copy()] if record_steps else None
     stop_reason = "max_its"
@@ -466,15 +480,16 @@ def minibatch_gradient_descent(
         with np.errstate(over="ignore", invalid="ignore"):
             for start in range(0, points, batch_size):
                 step = _step_length(step_rule, t + len(epoch_alphas))
-                batch = take(order[start : start + batch_size])
-                epoch_costs.append(_finite_cost(batch, w_next))
+                batch_cost, batch_gradient = _cost_and_gradient(take(order[start : start + batch_size]), w_next)
+                epoch_costs.append(batch_cost)
                 epoch_alphas.append(step)
-                w_next -= step * batch.gradient(w_next)
+                w_next -= step * batch_gradient
                 if not np.all(np.isfinite(w_next)):
                     break
                 if record_steps:
                     epoch_weights.append(w_next.copy())
-            cost_next = _finite_cost(g, w_next) if np.all(np.isfinite(w_next)) else np.inf
+            cost_next, full_gradient = (_cost_and_gradient(g, w_next) if np.all(np.isfinite(w_next))
+                                        else (np.inf, None))
         if not np.isfinite(cost_next):
             if warn:
                 warnings.warn(
@@ -490,7 +505,7 @@ def minibatch_gradient_descent(
         t += steps_per_epoch
         weights.append(w.copy())
         costs.append(cost_next)
-        norms.append(_norm(g.gradient(w)))
+        norms.append(_norm(full_gradient))
         alphas.append(epoch_alphas[0])
         step_costs.extend(epoch_costs)
         step_alphas.extend(epoch_alphas)

@@ -197,7 +197,7 @@ def pytest_generate_tests(metafunc):
 SPLIT_BY_DEVICE = {"test_devices.py", "test_overflow.py"}
 #: The longest groups, started first (the Makefile runs xdist with --no-loadscope-reorder, so
 #: groups start in the order of the items): two workers then finish at about the same time.
-LONGEST_FIRST = ("test_devices-desktop", "test_devices-phone", "test_devices_dark", "test_pdf", "test_math")
+LONGEST_FIRST = ("test_devices-desktop", "test_devices-phone", "test_devices_dark", "test_pdf")
 
 
 class _Groups:

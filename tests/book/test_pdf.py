@@ -22,6 +22,11 @@ landing page's link). Checks:
 * each page's solutions are printed together at its end, after a heading
   "Solutions", open, without the fold's chevron, and without the grading
   markers (### BEGIN/END SOLUTION); no printed code box is empty;
+* no math the text did not mean: a stray `$` (money written "5k$", say) opens
+  math that runs on through the sentence, in italics, without spaces, off the
+  page. So no run of 24 lower-case letters or more (words glued together, as
+  italic math prints a sentence), and no TeX command outside `$...$` or a
+  string in code (the built pages' check is tests/book/test_reading.py's);
 * each widget is printed as its picture, followed by one line giving the
   address of the page in the online book where it is live; the controls and
   the theme's duplicated title and contents list are not printed.
@@ -96,9 +101,15 @@ def pdf(book):
 
 
 @pytest.fixture(scope="module")
-def pdf_text(pdf) -> str:
+def page_texts(pdf) -> list[str]:
+    """The text of each page of the PDF, in order: read once (about a minute for the whole book)."""
+    return [page.extract_text() or "" for page in pdf.pages]
+
+
+@pytest.fixture(scope="module")
+def pdf_text(page_texts) -> str:
     """The PDF's text with every space and line break removed."""
-    return squeeze("".join(page.extract_text() or "" for page in pdf.pages))
+    return squeeze("".join(page_texts))
 
 
 @functools.lru_cache(maxsize=None)
@@ -222,14 +233,11 @@ def test_widgets_print_as_pictures_with_their_address(browser, book_server, book
 
 
 # ------------------------------------------------ page numbers, contents, solutions
+GLUED = re.compile(r"(?<![A-Za-z])[a-z]{24,}")
+TEX = re.compile(r"(?<![$\\{\"'])\\(lambda|alpha|beta|gamma|delta|sigma|mu|frac|sum|mathbf|mathrm|text|sqrt|cdot|ell"
+                 r"|hat|tilde|bar|lVert|rVert|le|ge|times|log|exp|top|in)\b")
 MARKER_LINE = re.compile(r"^\s*### (BEGIN|END) SOLUTION\s*$", re.M)
 CONTENTS_LINE = re.compile(r"^(?P<title>.+?)\s+(?P<number>\d+)\s*$")
-
-
-@pytest.fixture(scope="module")
-def page_texts(pdf) -> list[str]:
-    """The text of each page of the PDF, in order."""
-    return [page.extract_text() or "" for page in pdf.pages]
 
 
 def contents_entries(page_texts: list[str]) -> dict[str, int]:
@@ -362,3 +370,12 @@ def test_printed_captions_are_readable(browser, book_server, book):
         context.close()
     assert checked >= 10, f"only {checked} captions"
     assert not problems, f"{len(problems)} thin or grey printed captions:\n  " + "\n  ".join(problems[:10])
+
+
+def test_no_accidental_math_in_the_pdf(page_texts):
+    glued, tex = [], []
+    for number, text in enumerate(page_texts, start=1):
+        glued += [f"page {number}: {m.group(0)[:60]}" for m in GLUED.finditer(text)]
+        tex += [f"page {number}: {text[max(0, m.start() - 30):m.end() + 20]!r}" for m in TEX.finditer(text)]
+    assert not glued, "words glued together as italic math prints a sentence:\n  " + "\n  ".join(glued[:10])
+    assert not tex, "TeX commands printed as text:\n  " + "\n  ".join(tex[:10])

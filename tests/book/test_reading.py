@@ -39,7 +39,7 @@ tests/book/test_devices_dark.py checks with axe-core on every page.
   no `\\(`/`\\[` and no `$` opening math; MathJax reports no error, and an
   undefined macro (`\\alphad`) is one: the book's MathJax configuration drops
   the package that would draw it as red TeX instead. (The PDF's text is
-  tests/book/test_math.py's.)
+  checked by tests/book/test_pdf.py.)
 """
 
 from __future__ import annotations

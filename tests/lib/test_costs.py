@@ -430,3 +430,21 @@ def test_cost_is_not_changed_by_later_edits_of_callers_arrays(rng, name):
     y[:] = y[::-1].copy()
     assert g(w) == before
     assert g.batch(w[None])[0] == batch_before
+
+
+@pytest.mark.parametrize("name", COST_NAMES)
+@pytest.mark.parametrize("scale", [1.0, 40.0])  # 40: scores far from zero, where the exponentials' shifts matter
+def test_value_and_gradient_together_equal_each_apart_bit_for_bit(rng, name, scale):
+    """The optimizers take g(w) and ∇g(w) from one product with the data; a printed
+    cost or weight must not move in its last digit because of it."""
+    g, w = pick(rng, name)
+    w = scale * np.asarray(w, dtype=float)
+    value, gradient = g._value_and_gradient(w)
+    assert isinstance(value, float)
+    assert value == float(g(w))
+    np.testing.assert_array_equal(gradient, g.gradient(w))
+    # on a mini-batch, as minibatch_gradient_descent uses it
+    batch = g._take(np.array([3, 1, 4, 1, 5]))
+    value, gradient = batch._value_and_gradient(w)
+    assert value == float(batch(w))
+    np.testing.assert_array_equal(gradient, batch.gradient(w))
