@@ -362,6 +362,20 @@ class MinibatchHistory(History):
         """Number of epochs kept."""
         return len(self.costs) - 1
 
+    @property
+    def gradient_norms(self) -> np.ndarray:
+        """Norm of the full gradient at each ``weights[e]``: computed from the weights when first
+        read (a full gradient per epoch costs as much as the epoch's cost, and a run's caller
+        rarely reads it)."""
+        norms = self.__dict__["_gradient_norms"]
+        if callable(norms):
+            norms = self.__dict__["_gradient_norms"] = norms()
+        return norms
+
+    @gradient_norms.setter
+    def gradient_norms(self, value) -> None:
+        self.__dict__["_gradient_norms"] = value
+
     def __repr__(self) -> str:
         return (
             f"MinibatchHistory(epochs={self.epochs}, steps={len(self.step_costs)}, first cost={self.costs[0]:.6g}, "
@@ -465,10 +479,10 @@ def minibatch_gradient_descent(
     # The batches' row numbers are drawn here, so the library's costs skip the checks of ``rows``.
     take = g._take if isinstance(g, Cost) else g.rows
 
-    cost, full_gradient = _cost_and_gradient(g, w)
+    cost = _finite_cost(g, w)
     if not np.isfinite(cost):
         raise ValueError(f"the cost is not finite at the starting weights w0 (g(w0) = {cost}).")
-    weights, costs, norms, alphas = [w.copy()], [cost], [_norm(full_gradient)], []
+    weights, costs, alphas = [w.copy()], [cost], []
     step_costs, step_alphas = [], []
     step_weights = [w.copy()] if record_steps else None
     stop_reason = "max_its"
@@ -488,8 +502,7 @@ def minibatch_gradient_descent(
                     break
                 if record_steps:
                     epoch_weights.append(w_next.copy())
-            cost_next, full_gradient = (_cost_and_gradient(g, w_next) if np.all(np.isfinite(w_next))
-                                        else (np.inf, None))
+            cost_next = _finite_cost(g, w_next) if np.all(np.isfinite(w_next)) else np.inf
         if not np.isfinite(cost_next):
             if warn:
                 warnings.warn(
@@ -505,16 +518,22 @@ def minibatch_gradient_descent(
         t += steps_per_epoch
         weights.append(w.copy())
         costs.append(cost_next)
-        norms.append(_norm(full_gradient))
         alphas.append(epoch_alphas[0])
         step_costs.extend(epoch_costs)
         step_alphas.extend(epoch_alphas)
         if record_steps:
             step_weights.extend(epoch_weights)
+    weights = np.array(weights)
+    kept = weights.copy()  # the norms are of these weights, even if the caller edits history.weights
+
+    def gradient_norms() -> np.ndarray:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.array([_norm(g.gradient(w)) for w in kept])
+
     return MinibatchHistory(
-        np.array(weights),
+        weights,
         np.array(costs),
-        np.array(norms),
+        gradient_norms,
         np.array(alphas),
         stop_reason,
         step_costs=np.array(step_costs, dtype=float),

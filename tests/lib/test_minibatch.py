@@ -168,6 +168,17 @@ def test_matches_hand_written_run(regression, batch_size):
     assert history.stop_reason == "max_its"
 
 
+def test_gradient_norms_are_the_full_gradients_at_each_epochs_weights(regression):
+    """Read when first asked for, from the weights as the run left them."""
+    x, y = regression
+    x_ext = np.hstack([np.ones((len(x), 1)), x])
+    history = minibatch_gradient_descent(least_squares(x, y), np.zeros(4), 0.05, 6, 7, seed=3)
+    expected = [np.linalg.norm(2 / len(x) * x_ext.T @ (x_ext @ w - y)) for w in history.weights]
+    history.weights[:] = 0.0  # a caller's edit does not change what the run found
+    np.testing.assert_allclose(history.gradient_norms, expected, rtol=1e-12)
+    assert history.gradient_norms is history.gradient_norms  # computed once
+
+
 def test_full_batch_is_gradient_descent(regression):
     x, y = regression
     g = least_squares(x, y)
