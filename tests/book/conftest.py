@@ -194,7 +194,7 @@ def pytest_generate_tests(metafunc):
 #: Modules whose tests split into one group per device (the parameter ``device``): each
 #: group needs only its own device's module-scoped setup, so the two halves can run on
 #: two workers. The phone and desktop visits of test_devices.py are the layer's longest run.
-SPLIT_BY_DEVICE = {"test_devices.py", "test_overflow.py"}
+SPLIT_BY_DEVICE = {"test_devices.py"}
 #: The longest groups, started first (the Makefile runs xdist with --no-loadscope-reorder, so
 #: groups start in the order of the items): two workers then finish at about the same time.
 LONGEST_FIRST = ("test_devices-desktop", "test_devices-phone", "test_devices_dark", "test_pdf")

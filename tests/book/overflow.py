@@ -1,8 +1,9 @@
-"""Test layer 7: nothing on a chapter page is cut at its right edge.
+"""Nothing on a chapter page is cut at its right edge (checked by
+tests/book/test_devices.py's test_nothing_cut, in the same visit as its other checks).
 
-Every chapter page is opened once as a phone (390x844) and once as a desktop
-(1280x900), with every solution and every folded code cell opened, after
-MathJax has typeset the page. One script then measures every inline and
+Every chapter page, as a phone (390x844) and as a desktop (1280x900), has every
+solution and every folded code cell opened, after MathJax has typeset the page.
+One script then measures every inline and
 display formula, every code and output block (printed text, tables, DataFrames)
 of the article:
 
@@ -24,14 +25,6 @@ are not measured here.
 """
 
 from __future__ import annotations
-
-import pytest
-
-DEVICES = {
-    "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2),
-    "desktop": dict(viewport={"width": 1280, "height": 900}),
-}
-TIMEOUT_MS = 20_000
 
 # Opens what a reader can open (solutions, folded cells), waits for MathJax and for the scroll
 # cues to be measured again, then returns every element that is cut or scrolls.
@@ -135,20 +128,8 @@ OVERFLOW_JS = r"""async () => {
 }"""
 
 
-@pytest.fixture(scope="module", params=sorted(DEVICES))
-def device(request):
-    return request.param
-
-
-def test_nothing_cut(browser, book_server, book, device, page_path):
-    context = browser.new_context(service_workers="block", **DEVICES[device])
-    context.set_default_timeout(TIMEOUT_MS)
-    try:
-        page = context.new_page()
-        page.goto(f"{book_server}/{page_path}", wait_until="load")
-        result = page.evaluate(OVERFLOW_JS)
-    finally:
-        context.close()
+def check_overflow(result: dict, device: str, page_path: str) -> None:
+    """Fail with what OVERFLOW_JS found on one page, as the module's docstring asks."""
     describe = lambda f: f"{f['text']} ({f['width']} px in {f['box']} px)"  # noqa: E731
     cut = [describe(f) for f in result["found"] if f["kind"] == "cut"]
     assert not cut, f"{device}, {page_path}: {len(cut)} cut at the edge of their box:\n  " + "\n  ".join(cut)

@@ -39,6 +39,9 @@ and reported). On each:
   a line saying so, and still links to its full-size picture;
 * the landing page's own text links to every chapter (a card each) and to the
   PDF of the book.
+* last, on each chapter page, every solution and folded cell opened, nothing is
+  cut at its right edge (tests/book/overflow.py's checks, reported by
+  test_nothing_cut).
 
 Dark mode, the pages without JavaScript and the search page's excerpts are
 tests/book/test_devices_dark.py's.
@@ -51,6 +54,7 @@ import re
 from pathlib import Path
 
 import pytest
+from overflow import OVERFLOW_JS, check_overflow  # tests/book/overflow.py
 from test_live_widget import CANVAS_TEXT_JS, MIN_TEXT_PX, WIDGET_TEXT_JS  # tests/book/test_live_widget.py
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -290,10 +294,30 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
             check_not_clipped(page, path)
         if path == book.toc_pages()[0]:
             check_landing_links(page, book, device)
+        if path in book.chapter_pages():  # measured last: it opens every solution and folded cell
+            OVERFLOW[device, path] = page.evaluate(OVERFLOW_JS)
         page.wait_for_timeout(200)  # late errors
         assert not opened.problems, f"{device}, {path}:\n  " + "\n  ".join(opened.problems)
     finally:
         opened.close()
+
+
+#: (device, chapter page) -> what OVERFLOW_JS found at the end of test_navigation_and_console's
+#: visit, which runs before test_nothing_cut on the same worker (one group per device).
+OVERFLOW: dict[tuple[str, str], dict] = {}
+
+
+def test_nothing_cut(browser, book_server, device, page_path):
+    """tests/book/overflow.py's checks, on the navigation test's visit of the page (a visit of
+    its own when that test did not get so far, or did not run)."""
+    result = OVERFLOW.pop((device, page_path), None)
+    if result is None:
+        opened = Opened(browser, book_server, page_path, device)
+        try:
+            result = opened.page.evaluate(OVERFLOW_JS)
+        finally:
+            opened.close()
+    check_overflow(result, device, page_path)
 
 
 def check_theme_controls(page, path):

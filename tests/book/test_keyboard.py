@@ -88,14 +88,39 @@ def open_page(browser, base, path):
     return page
 
 
-def test_formulas_are_no_tab_stops(browser, book_server, book, toc_page):
-    if not (book.build / toc_page).is_file():
-        pytest.fail(f"{toc_page} is listed in _toc.yml but not built: run `make strict-book`.")
-    page = open_page(browser, book_server, toc_page)
+#: page -> what one visit found, for the module's two tests (their items run on one worker).
+_SEEN: dict[str, dict] = {}
+
+
+def keyboard_visit(browser, base, book, path) -> dict:
+    """One visit of a page for both tests: its formulas (MATH_JS), then every element the
+    keyboard reaches (FOCUS_JS), then Enter on the first solution's toggle."""
+    if path in _SEEN:
+        return _SEEN.pop(path)
+    if not (book.build / path).is_file():
+        pytest.fail(f"{path} is listed in _toc.yml but not built: run `make strict-book`.")
+    page = open_page(browser, base, path)
     try:
         math = page.evaluate(MATH_JS)
+        focused = page.evaluate(FOCUS_JS)
+        # Open the first solution: its toggle's name follows.
+        opened = None
+        if any(f["solution"] for f in focused):
+            page.locator("div.solution .toggle-button").first.focus()
+            page.keyboard.press("Enter")
+            page.wait_for_timeout(100)
+            opened = page.evaluate("""() => { const b = document.querySelector("div.solution .toggle-button");
+              return {name: b.getAttribute("aria-label"), expanded: b.getAttribute("aria-expanded"),
+                      title: b.closest("div.solution").querySelector(".admonition-title").textContent.trim(),
+                      shown: !b.closest("div.solution").classList.contains("toggle-hidden")}; }""")
     finally:
         page.close()
+    _SEEN[path] = seen = {"math": math, "focused": focused, "opened": opened}
+    return seen
+
+
+def test_formulas_are_no_tab_stops(browser, book_server, book, toc_page):
+    math = keyboard_visit(browser, book_server, book, toc_page)["math"]
     if math is None or not math["count"]:
         pytest.skip(f"{toc_page} has no formula")
     assert not math["stops"], (f"{toc_page}: {len(math['stops'])} of {math['count']} formulas are Tab stops, e.g. "
@@ -113,23 +138,8 @@ def solution_name(title: str, expanded: str | None) -> re.Pattern:
 
 
 def test_focus_rings_and_names(browser, book_server, book, toc_page):
-    if not (book.build / toc_page).is_file():
-        pytest.fail(f"{toc_page} is listed in _toc.yml but not built: run `make strict-book`.")
-    page = open_page(browser, book_server, toc_page)
-    try:
-        focused = page.evaluate(FOCUS_JS)
-        # Open the first solution: its toggle's name follows.
-        opened = None
-        if any(f["solution"] for f in focused):
-            page.locator("div.solution .toggle-button").first.focus()
-            page.keyboard.press("Enter")
-            page.wait_for_timeout(100)
-            opened = page.evaluate("""() => { const b = document.querySelector("div.solution .toggle-button");
-              return {name: b.getAttribute("aria-label"), expanded: b.getAttribute("aria-expanded"),
-                      title: b.closest("div.solution").querySelector(".admonition-title").textContent.trim(),
-                      shown: !b.closest("div.solution").classList.contains("toggle-hidden")}; }""")
-    finally:
-        page.close()
+    seen = keyboard_visit(browser, book_server, book, toc_page)
+    focused, opened = seen["focused"], seen["opened"]
     problems = []
     for f in focused:
         what = f"{f['tag']}{'.' + f['cls'].split()[0] if f['cls'].strip() else ''} {f['name'][:50]!r}"
