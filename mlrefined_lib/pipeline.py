@@ -402,7 +402,7 @@ def _nearest_neighbours(points: np.ndarray, k: int) -> np.ndarray:
     return np.take_along_axis(nearest, order, axis=1)
 
 
-def smote(x, y, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def smote(x, y, k: int = 5, seed: int = 0, *, return_parents: bool = False) -> tuple:
     """SMOTE: balance the classes with synthetic points between neighbours (chapter 13).
 
     For every class smaller than the largest, each new point is made by
@@ -420,6 +420,9 @@ def smote(x, y, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     k : int >= 1
         Number of nearest neighbours of the same class to choose from.
     seed : int
+    return_parents : bool, default False
+        Also return each synthetic point's two parents (the same points are
+        drawn either way).
 
     Returns
     -------
@@ -427,17 +430,22 @@ def smote(x, y, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
         The original P points first, in their order, then the S synthetic ones
         (class by class, in sorted label order).
     y_resampled : array of shape (P + S,)
+    parents : int array of shape (S, 2), only if ``return_parents``
+        Row ``s`` holds the indices into ``x`` of the synthetic point
+        ``P + s``'s ``a`` and ``b``.
 
     Raises
     ------
     ValueError
         For wrong shapes, NaN/inf, missing labels, ``k`` not a positive
-        integer, or a class to be raised with fewer than ``k + 1`` points (the
+        integer, ``return_parents`` not a bool, or a class to be raised with fewer than ``k + 1`` points (the
         message names the class and its count).
     """
     x, labels = _check_labelled(x, y)
     k = check_scalar(k, "k", numbers.Integral, min_val=1)  # the number of neighbours
     rng = np.random.default_rng(check_scalar(seed, "seed", numbers.Integral))
+    if not isinstance(return_parents, (bool, np.bool_)):
+        raise ValueError(f"return_parents must be True or False; found {return_parents!r}.")
     classes, counts = np.unique(labels, return_counts=True)
     largest = counts.max()
     too_small = [(c, n) for c, n in zip(classes, counts) if n < largest and n < k + 1]
@@ -445,11 +453,12 @@ def smote(x, y, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
         listed = ", ".join(f"{c.item() if hasattr(c, 'item') else c!r} has {n}" for c, n in too_small)
         raise ValueError(f"smote needs at least k + 1 = {k + 1} points in every class it raises (each point and "
                          f"its k neighbours); class {listed} point(s). Use a smaller k or random_oversample.")
-    new_x, new_y = [x], [labels]
+    new_x, new_y, parents = [x], [labels], [np.empty((0, 2), dtype=int)]
     for c, n in zip(classes, counts):
         if n == largest:
             continue
-        members = x[labels == c]
+        rows = np.flatnonzero(labels == c)
+        members = x[rows]
         neighbours = _nearest_neighbours(members, int(k))
         count = largest - n
         start = rng.integers(n, size=count)
@@ -457,6 +466,9 @@ def smote(x, y, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
         steps = rng.random(count)[:, None]
         new_x.append(members[start] + steps * (members[chosen] - members[start]))
         new_y.append(np.full(count, c, dtype=labels.dtype))
+        parents.append(np.column_stack([rows[start], rows[chosen]]))
+    if return_parents:
+        return np.vstack(new_x), np.concatenate(new_y), np.vstack(parents)
     return np.vstack(new_x), np.concatenate(new_y)
 
 

@@ -178,6 +178,30 @@ def test_smote_segments_counts_and_input(k):
         assert not any(np.all(members == p, axis=1).any() for p in synthetic[:5])   # new points, not copies
 
 
+def test_smote_parents_lie_on_each_point_segment():
+    x, y = _imbalanced(sizes=(80, 25, 9))
+    plain_x, plain_y = pl.smote(x, y, k=3, seed=1)
+    xs, ys, parents = pl.smote(x, y, k=3, seed=1, return_parents=True)
+    assert np.array_equal(xs, plain_x) and np.array_equal(ys, plain_y)  # the same draws
+    synthetic = xs[len(x):]
+    assert parents.shape == (len(synthetic), 2)
+    assert np.array_equal(y[parents[:, 0]], ys[len(y):]) and np.array_equal(y[parents[:, 1]], ys[len(y):])
+    for point, (a, b) in zip(synthetic, parents):
+        assert a != b
+        d = x[b] - x[a]
+        t = float(np.dot(point - x[a], d) / np.dot(d, d))
+        assert 0 <= t <= 1 and np.allclose(x[a] + t * d, point)
+    # each b is one of a's k nearest within its class (indices into x)
+    for label in (1, 2):
+        rows = np.flatnonzero(y == label)
+        neighbours = rows[_knn(x[rows], 3)]
+        mine = ys[len(y):] == label
+        for a, b in parents[mine]:
+            assert b in neighbours[np.flatnonzero(rows == a)[0]]
+    with pytest.raises(ValueError, match="return_parents must be True or False"):
+        pl.smote(x, y, k=3, return_parents=1)
+
+
 def test_smote_segment_test_can_fail():
     x, y = _imbalanced(sizes=(40, 10))
     members = x[y == 1]
