@@ -13,45 +13,45 @@ __all__ = ["check_polynomial_feature_count", "check_pair_products", "check_softm
 
 @graded
 def check_polynomial_feature_count(student: Callable) -> None:
-    """Check ``student(n, d)``: the number of monomials of n inputs of degree at most d, the constant included (chapter 4).
+    """Check ``student(n, q)``: the number of monomials of n inputs of degree at most q, the constant included (chapter 4).
 
     The reference counts the columns that scikit-learn's
-    ``PolynomialFeatures(d)`` makes from n inputs.
+    ``PolynomialFeatures(q)`` makes from n inputs.
     """
     from math import comb
 
     from sklearn.preprocessing import PolynomialFeatures
 
     cases = [(1, 1), (1, 7), (2, 2), (3, 3), (4, 2), (5, 4), (10, 3)]
-    expected = [PolynomialFeatures(d).fit(np.zeros((1, n))).n_output_features_ for n, d in cases]
+    expected = [PolynomialFeatures(q).fit(np.zeros((1, n))).n_output_features_ for n, q in cases]
     values = []
-    for n, d in cases:
-        got = _call(student, "num_features", n, d)
+    for n, q in cases:
+        got = _call(student, "num_features", n, q)
         value = _as_number(got, "num_features", "a whole number", int)
         if value != got:
-            raise CheckFailed(f"num_features({n}, {d}) returned {got!r}, which is not a whole number.")
+            raise CheckFailed(f"num_features({n}, {q}) returned {got!r}, which is not a whole number.")
         values.append(value)
     if values != expected:
         hints = [
-            (lambda n, d: comb(n + d, d) - 1, "you left out the constant monomial 1; count it too."),
-            (lambda n, d: n ** d, "n**d counts ordered products of exactly d inputs: x1·x2 and x2·x1 are the same "
+            (lambda n, q: comb(n + q, q) - 1, "you left out the constant monomial 1; count it too."),
+            (lambda n, q: n ** q, "n**q counts ordered products of exactly q inputs: x1·x2 and x2·x1 are the same "
                                   "monomial, and the lower degrees are missing."),
-            (lambda n, d: comb(n + d - 1, d), "that counts only the monomials of degree exactly d; add the lower "
+            (lambda n, q: comb(n + q - 1, q), "that counts only the monomials of degree exactly q; add the lower "
                                               "degrees (and the constant)."),
-            (lambda n, d: (n + 1) ** d, "(n + 1)**d counts ordered choices; the order of the factors does not "
+            (lambda n, q: (n + 1) ** q, "(n + 1)**q counts ordered choices; the order of the factors does not "
                                         "matter."),
-            (lambda n, d: n * d + 1, "n·d + 1 counts the powers of each input alone; the products of different "
+            (lambda n, q: n * q + 1, "n·q + 1 counts the powers of each input alone; the products of different "
                                      "inputs (such as x1·x2) are missing."),
         ]
         wrong_at = next(i for i, (v, e) in enumerate(zip(values, expected)) if v != e)
-        (n, d), value = cases[wrong_at], values[wrong_at]
+        (n, q), value = cases[wrong_at], values[wrong_at]
         for formula, hint in hints:
             if values == [formula(*case) for case in cases]:
-                raise CheckFailed(f"num_features({n}, {d}) returned {value}, but there are {expected[wrong_at]} "
+                raise CheckFailed(f"num_features({n}, {q}) returned {value}, but there are {expected[wrong_at]} "
                                   f"monomials: {hint}")
-        raise CheckFailed(f"num_features({n}, {d}) returned {value}; it should be {expected[wrong_at]}, the "
-                          "binomial coefficient (n + d)! / (d! n!).")
-    print("Correct: your counts match the columns of scikit-learn's PolynomialFeatures for 7 pairs (n, d).")
+        raise CheckFailed(f"num_features({n}, {q}) returned {value}; it should be {expected[wrong_at]}, the "
+                          "binomial coefficient (n + q)! / (q! n!).")
+    print("Correct: your counts match the columns of scikit-learn's PolynomialFeatures for 7 pairs (n, q).")
 
 
 @graded(forbids=("interaction_features", "polynomial_features"), rule="NumPy only")

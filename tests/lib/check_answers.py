@@ -93,8 +93,8 @@ def multilabel_log_loss(x, labels, weights):
 # ---------------------------------------------------------------- chapter 4
 
 
-def num_features(n, d):
-    return comb(n + d, d)
+def num_features(n, q):
+    return comb(n + q, q)
 
 
 def pair_products(x):

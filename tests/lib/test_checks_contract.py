@@ -81,8 +81,8 @@ CONTRACT: dict[str, Contract] = {
         "average the labels", lambda x, labels, w: np.zeros(labels.shape[1]), "one number"),
     # chapter 4
     "check_polynomial_feature_count": Contract(
-        right.num_features, lambda n, d: right.num_features(n, d) - 1, "constant",
-        lambda n, d: "many", "whole number"),
+        right.num_features, lambda n, q: right.num_features(n, q) - 1, "constant",
+        lambda n, q: "many", "whole number"),
     "check_pair_products": Contract(
         right.pair_products, lambda x: right.pair_products(x[:, ::-1]), "another order",
         lambda x: right.pair_products(x)[:, :-1], "shape"),

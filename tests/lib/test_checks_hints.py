@@ -270,8 +270,8 @@ HINTS += hints("check_multilabel_log_loss", [
 
 
 def test_count_check_passes_right_answers(capsys):
-    checks.check_polynomial_feature_count(lambda n, d: comb(n + d, d))
-    checks.check_polynomial_feature_count(lambda n, d: ml.num_polynomial_features(n, d))
+    checks.check_polynomial_feature_count(lambda n, q: comb(n + q, q))
+    checks.check_polynomial_feature_count(lambda n, q: ml.num_polynomial_features(n, q))
     assert capsys.readouterr().out.count("Correct") == 2
 
 
@@ -301,13 +301,13 @@ def variant(keep="best", shift=0, step_scale=1.0, choose_by="validation", epoch_
 
 
 HINTS += hints("check_polynomial_feature_count", [
-    (lambda n, d: comb(n + d, d) - 1, "constant"),
-    (lambda n, d: n ** d, "ordered products"),
-    (lambda n, d: comb(n + d - 1, d), "degree exactly d"),
-    (lambda n, d: n * d + 1, "products of different inputs"),
-    (lambda n, d: 2 ** n, "binomial coefficient"),
-    (lambda n, d: comb(n + d, d) / 1.5, "whole number"),
-    (lambda n, d: "many", "whole number"),
+    (lambda n, q: comb(n + q, q) - 1, "constant"),
+    (lambda n, q: n ** q, "ordered products"),
+    (lambda n, q: comb(n + q - 1, q), "degree exactly q"),
+    (lambda n, q: n * q + 1, "products of different inputs"),
+    (lambda n, q: 2 ** n, "binomial coefficient"),
+    (lambda n, q: comb(n + q, q) / 1.5, "whole number"),
+    (lambda n, q: "many", "whole number"),
 ])
 
 
