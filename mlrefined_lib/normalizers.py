@@ -434,9 +434,11 @@ def pca_sphere(x, *, relative_floor: float = 1e-10, zca: bool = False) -> tuple[
     eigenvalues, eigenvectors = eigenvalues[order], eigenvectors[:, order]
     keep = eigenvalues >= relative_floor * eigenvalues[0]
     if not keep.all():
-        # At the default floor only rounding noise is dropped: the features are linearly dependent.
+        # At the default floor rounding noise is dropped, and real directions of features whose
+        # variances differ by 1e10 (standard deviations by 1e5) or more.
         # A larger floor, chosen by the caller, also drops small but real components.
-        why = " (the features are linearly dependent)" if relative_floor <= 1e-10 else ""
+        why = (" (the features are linearly dependent or nearly so, or their scales differ by a factor of 1e5 or more:"
+               " standardize first)") if relative_floor <= 1e-10 else ""
         warnings.warn(
             f"pca_sphere: dropped {int((~keep).sum())} component(s) whose covariance eigenvalue is "
             f"below {relative_floor:g} times the largest{why}; kept {int(keep.sum())} of {keep.size}.",

@@ -220,7 +220,7 @@ def test_pca_sphere_drops_dependent_column_with_warning(data, jitter):
     eigenvalues = np.linalg.eigvalsh(covariance(dependent))
     if jitter:
         assert 0 < eigenvalues[0] < 1e-10 * eigenvalues[-1]
-    with pytest.warns(RuntimeWarning, match=r"dropped 1 component.*linearly dependent\); kept 3 of 4\."):
+    with pytest.warns(RuntimeWarning, match=r"dropped 1 component.*linearly dependent or nearly so, or their scales differ.*standardize first\); kept 3 of 4\."):
         transform, inverse = pca_sphere(dependent)
     z = transform(dependent)
     assert z.shape == (len(data), 3)
