@@ -334,8 +334,6 @@ class MinibatchHistory(History):
         ``weights[e]`` after ``e`` epochs; ``weights[0] = w0``.
     costs : array of shape (E+1,)
         The cost on *all* P points at ``weights[e]``.
-    gradient_norms : array of shape (E+1,)
-        Norm of the full gradient at ``weights[e]``.
     alphas : array of shape (E,)
         The step length of the first step of each epoch (all of them are in ``step_alphas``).
     stop_reason : str
@@ -364,9 +362,11 @@ class MinibatchHistory(History):
 
     @property
     def gradient_norms(self) -> np.ndarray:
-        """Norm of the full gradient at each ``weights[e]``: computed from the weights when first
-        read (a full gradient per epoch costs as much as the epoch's cost, and a run's caller
-        rarely reads it)."""
+        """Array of shape (E+1,): the norm of the full gradient at each ``weights[e]``.
+
+        Computed from the weights when first read (a full gradient per epoch costs as much
+        as the epoch's cost, and a run's caller rarely reads it).
+        """
         norms = self.__dict__["_gradient_norms"]
         if callable(norms):
             norms = self.__dict__["_gradient_norms"] = norms()
