@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.ticker import NullFormatter
 
 from mlrefined_lib import plotting
 
@@ -21,7 +20,6 @@ __all__ = [
     "digit_training_runs",
     "image_grid",
     "scree_and_reconstruction",
-    "distance_concentration",
 ]
 
 
@@ -256,54 +254,5 @@ def scree_and_reconstruction(
     right.set(xlabel="number of components k", ylabel="mean squared error per image",
               title="Reconstruction error against k")
     right.legend(loc="upper right", fontsize=9)
-    fig.tight_layout()
-    return fig
-
-
-def distance_concentration(dimensions, farthest_over_nearest, relative_spread):
-    """How distances between random points concentrate as the dimension grows
-    (chapter 9, the curse of dimensionality).
-
-    Left: the ratio of the farthest to the nearest distance from a query point,
-    against the dimension, both axes logarithmic. Right: the relative spread
-    (standard deviation over mean) of the pairwise distances, against the
-    dimension, logarithmic in both.
-
-    Parameters
-    ----------
-    dimensions : array of shape (D,)
-        The numbers of features.
-    farthest_over_nearest : array of shape (D,)
-        Ratio for each dimension (at least 1).
-    relative_spread : array of shape (D,)
-
-    Returns
-    -------
-    matplotlib Figure
-    """
-    dimensions = np.asarray(dimensions, dtype=float)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.2, 3.3))
-    left.plot(dimensions, farthest_over_nearest, "o-", lw=2, color="#2c7bb6", label="farthest / nearest")
-    left.axhline(1, color="grey", ls="--", lw=1, label="all distances equal")
-    left.set_yscale("log")
-    left.set(
-        xscale="log",
-        xlabel="number of features N",
-        ylabel="farthest / nearest distance",
-        title="From a query point to the data",
-    )
-    left.legend(fontsize=9)
-    right.plot(dimensions, relative_spread, "s-", lw=2, color="#d7191c", label="std / mean of the distances")
-    right.set(
-        xscale="log",
-        yscale="log",
-        xlabel="number of features N",
-        ylabel="relative spread of distances",
-        title="Between all pairs of points",
-    )
-    right.legend(fontsize=9)
-    right.yaxis.set_minor_formatter(NullFormatter())
-    for ax in (left, right):
-        ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig

@@ -106,19 +106,3 @@ def test_scree_and_reconstruction():
     np.testing.assert_allclose(test_line.get_ydata(), test)
     assert right.get_ylim()[0] == 0
     assert right.get_title() == "Reconstruction error against k"
-
-
-def test_distance_concentration():
-    dims = [1, 10, 100]
-    ratios = [100.0, 3.0, 1.4]
-    spreads = [0.7, 0.2, 0.06]
-    fig = figures.distance_concentration(dims, ratios, spreads)
-    left, right = fig.axes
-    assert left.get_xscale() == left.get_yscale() == "log"
-    assert right.get_xscale() == right.get_yscale() == "log"
-    assert left.get_xlabel() == right.get_xlabel() == "number of features N"
-    assert left.get_ylabel() == "farthest / nearest distance"
-    assert right.get_ylabel() == "relative spread of distances"
-    np.testing.assert_allclose(left.get_lines()[0].get_xdata(), dims)
-    np.testing.assert_allclose(left.get_lines()[0].get_ydata(), ratios)
-    np.testing.assert_allclose(right.get_lines()[0].get_ydata(), spreads)
