@@ -121,9 +121,9 @@ test-nbval: binder-venv
 # Built-HTML checks, the browser test and the printed book (needs the strict build and `make pdf` first).
 # JOBS workers, each with its own Chromium and a whole group at a time (tests/book/conftest.py: a test
 # file, or one device's half of the longest files; a group's pages stay in order). One a core: four
-# workers took 895 s against 611 s for two, on clean runs of the same book. The ten slowest tests are printed.
+# workers took 895 s against 611 s for two, on clean runs of the same book. The 25 slowest tests are printed.
 test-html: $(STAMP) chromium
-	$(BIN)/pytest tests/book -q -p no:cacheprovider -rs -n $(JOBS) --dist loadgroup --no-loadscope-reorder --durations=10
+	$(BIN)/pytest tests/book -q -p no:cacheprovider -rs -n $(JOBS) --dist loadgroup --no-loadscope-reorder --durations=25
 
 # In a real JupyterLab and Notebook 7, in Debian's chromium: exercises render (jupyterlab-myst) and every
 # kind of live widget talks to a kernel both ways.

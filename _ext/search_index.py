@@ -84,10 +84,11 @@ def readable_math(tex: str) -> str:
     # Braces the formula shows (a set, \{0, 1\}) are kept: held aside while the grouping braces go.
     text = text.replace("\\{", "\x01").replace("\\}", "\x02")
     for _ in range(3):  # nested fractions and wrappers, from the inside out
-        text = WRAPPED.sub(r"\1", ROOT.sub("\u221a(\\1)", text))
+        # \x03 keeps a command before the group apart from its letters (\cdot\text{contrast})
+        text = WRAPPED.sub("\x03\\1", ROOT.sub("\u221a(\\1)", text))
         text = BINOM.sub(r"(\1 choose \2)", FRAC.sub(r"(\1)/(\2)", SHORT_FRAC.sub(r"\1/\2", text)))
     text = COMMAND.sub(lambda m: SYMBOLS.get(m.group(1), m.group(1)), ESCAPED.sub(r"\1", text))
-    text = re.sub(r"[{}]", "", text).replace("\x01", "{").replace("\x02", "}")
+    text = re.sub(r"[{}\x03]", "", text).replace("\x01", "{").replace("\x02", "}")
     return re.sub(r"\s+", " ", text).strip()
 
 
