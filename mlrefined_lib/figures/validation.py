@@ -1,4 +1,4 @@
-"""Figures of chapter 5: validation, and the map of the book's field.
+"""Figures of chapter 5 (validation), and the map of the book's field (chapter 6).
 
 Every function takes the numbers it draws as arguments (nothing is read from
 a notebook's globals) and returns the matplotlib ``Figure``.
@@ -33,12 +33,13 @@ FIELD_BASE = [
     "1-3  costs and optimizers: how every model is fitted",
     "5  validation: how every choice is judged",
     "12  the pipeline: how the choices fit together",
+    "13  class imbalance: how a classifier's scores are used",
 ]
 COLUMN_COLORS = ("#c6dbef", "#fdd0a2", "#c7e9c0")
 
 
 def field_map(columns=None, base=None):
-    """Draw the map of the field: where the book's chapters sit (chapter 5).
+    """Draw the map of the field: where the book's chapters sit (chapter 6).
 
     One panel per kind of feature work (by default features engineered by
     hand, features selected from many, features learned from the data), side

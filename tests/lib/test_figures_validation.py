@@ -41,7 +41,7 @@ def test_field_map_default_lists_every_chapter_once():
     drawn = [t for ax in fig.axes for t in texts(ax)]
     numbers = [int(t.split()[0].split("-")[0]) for t in drawn
                if t[:1].isdigit()]
-    assert sorted(numbers) == [1, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+    assert sorted(numbers) == [1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
 
 
 def test_field_map_draws_the_given_columns():
