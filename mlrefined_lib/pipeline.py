@@ -438,14 +438,17 @@ def smote(x, y, k: int = 5, seed: int = 0, *, return_parents: bool = False) -> t
     ------
     ValueError
         For wrong shapes, NaN/inf, missing labels, ``k`` not a positive
-        integer, ``return_parents`` not a bool, or a class to be raised with fewer than ``k + 1`` points (the
+        integer, or a class to be raised with fewer than ``k + 1`` points (the
         message names the class and its count).
+    TypeError
+        For ``return_parents`` not a bool (``0`` and ``1`` included).
     """
     x, labels = _check_labelled(x, y)
     k = check_scalar(k, "k", numbers.Integral, min_val=1)  # the number of neighbours
     rng = np.random.default_rng(check_scalar(seed, "seed", numbers.Integral))
     if not isinstance(return_parents, (bool, np.bool_)):
-        raise ValueError(f"return_parents must be True or False; found {return_parents!r}.")
+        raise TypeError(f"return_parents must be True or False; found {return_parents!r} "
+                        f"of type {type(return_parents).__name__}.")
     classes, counts = np.unique(labels, return_counts=True)
     largest = counts.max()
     too_small = [(c, n) for c, n in zip(classes, counts) if n < largest and n < k + 1]

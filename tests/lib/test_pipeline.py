@@ -198,8 +198,11 @@ def test_smote_parents_lie_on_each_point_segment():
         mine = ys[len(y):] == label
         for a, b in parents[mine]:
             assert b in neighbours[np.flatnonzero(rows == a)[0]]
-    with pytest.raises(ValueError, match="return_parents must be True or False"):
-        pl.smote(x, y, k=3, return_parents=1)
+    # a wrong type is a TypeError, as for the optimizers' warn flag, naming what was found
+    for flag in (1, "yes", None):
+        with pytest.raises(TypeError, match=r"return_parents must be True or False; found .* of type "
+                                            + type(flag).__name__):
+            pl.smote(x, y, k=3, return_parents=flag)
 
 
 def test_smote_segment_test_can_fail():
