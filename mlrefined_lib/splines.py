@@ -1,4 +1,4 @@
-"""Bins and splines: letting a linear model bend along one feature without polynomials (chapter 4).
+"""Bins and splines: letting a linear model bend along one feature without polynomials (chapter 7).
 
 * :func:`bin_features` cuts each feature into intervals (equal width or equal
   counts) and gives one 0/1 column per interval: a linear model on them is a
@@ -37,7 +37,7 @@ def _checked(num_features: int, who: str) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def bin_features(x, bins: int = 5, strategy: str = "quantile") -> Callable[[np.ndarray], np.ndarray]:
-    """Fit bin edges on each feature and return a function that one-hot encodes the bins (chapter 4).
+    """Fit bin edges on each feature and return a function that one-hot encodes the bins (chapter 7).
 
     ``"uniform"`` cuts each feature's training range into ``bins`` intervals of
     equal width; ``"quantile"`` puts the edges at the training quantiles, so each
@@ -123,7 +123,7 @@ def _b_spline_basis(values: np.ndarray, knots: np.ndarray, degree: int) -> np.nd
 
 
 def spline_features(x, knots: int = 5, degree: int = 3) -> Callable[[np.ndarray], np.ndarray]:
-    """Fit evenly spaced knots on each feature and return a function giving its B-spline basis (chapter 4).
+    """Fit evenly spaced knots on each feature and return a function giving its B-spline basis (chapter 7).
 
     The ``knots`` knots run evenly from each feature's training minimum to its
     maximum, and ``degree`` more at the same spacing beyond each end; the
