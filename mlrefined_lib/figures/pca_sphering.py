@@ -82,7 +82,7 @@ def sphering_stages(
     return fig
 
 
-def uncorrelated_scatter(z, *, title: str = "Correlation 0, yet $z_2$ is almost a function of $z_1$"):
+def uncorrelated_scatter(z, *, title: str = "Correlation 0, yet $z_{p,2}$ is almost a function of $z_{p,1}$"):
     """Scatter plot of two sphered features (chapter 9, uncorrelated is not
     independent).
 
@@ -97,8 +97,8 @@ def uncorrelated_scatter(z, *, title: str = "Correlation 0, yet $z_2$ is almost 
     """
     fig, ax = plt.subplots(figsize=(4.6, 3.6))
     ax.scatter(z[:, 0], z[:, 1], s=8, color="#4575b4", marker="o", label="sphered points")
-    ax.set_xlabel("sphered feature $z_1$")
-    ax.set_ylabel("sphered feature $z_2$")
+    ax.set_xlabel("sphered feature $z_{p,1}$")
+    ax.set_ylabel("sphered feature $z_{p,2}$")
     ax.set_title(title, fontsize=9)
     ax.legend(loc="upper center", fontsize=9)
     fig.tight_layout()

@@ -25,6 +25,7 @@ _spec.loader.exec_module(search_index)
     (r"\frac{\text{a}}{b}", "(a)/(b)"),
     (r"y \in \{0, 1\}", "y \u2208 {0, 1}"),
     (r"\operatorname{sig}(m)", "sig(m)"),
+    (r"X_{\text{c}} = U \Xi V^\top", "X_c = U \u039e V\u1d40"),
 ])
 def test_formulas_read_as_they_are_drawn(tex, text):
     assert search_index.readable_math(tex) == text

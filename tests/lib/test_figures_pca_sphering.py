@@ -45,7 +45,7 @@ def test_uncorrelated_scatter(points):
     fig = figures.uncorrelated_scatter(points, title="T")
     (ax,) = fig.axes
     assert ax.get_title() == "T"
-    assert ax.get_xlabel() == "sphered feature $z_1$" and ax.get_ylabel() == "sphered feature $z_2$"
+    assert ax.get_xlabel() == "sphered feature $z_{p,1}$" and ax.get_ylabel() == "sphered feature $z_{p,2}$"
     np.testing.assert_allclose(ax.collections[0].get_offsets(), points)
 
 
