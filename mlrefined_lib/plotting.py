@@ -683,7 +683,7 @@ def decision_regions(
     ax=None,
     num: int = 300,
     class_names: Sequence[str] | None = None,
-    feature_names: Sequence[str] = ("$x_1$", "$x_2$"),
+    feature_names: Sequence[str] = ("feature 1", "feature 2"),
     title: str | None = None,
     legend_loc: str = "upper left",
     jitter: float = 0.0,
@@ -709,6 +709,10 @@ def decision_regions(
         Axis limits, kept exactly (fix them across the frames of a slider).
     class_names : sequence of str, optional
         Legend names; ``"class k"`` by default.
+    feature_names : (str, str)
+        Axis labels. The default, ``"feature 1"`` and ``"feature 2"``, avoids
+        ``x_1`` and ``x_2``, which in the book's notation are points 1 and 2
+        (feature n of point p is ``x_{p,n}``).
     jitter : float
         Standard deviation of a small random shift (seeded by ``seed``) added
         to the *drawn* points only, so that points with equal values do not

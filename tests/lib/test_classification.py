@@ -124,6 +124,19 @@ def test_decision_regions_single_region_and_binary(rng):
     plt.close("all")
 
 
+def test_decision_regions_axis_labels_name_features_not_points(rng):
+    # x_1 and x_2 are points 1 and 2 in the book's notation (feature n of point p
+    # is x_{p,n}), so the default axis labels must not read "$x_1$", "$x_2$".
+    x, y = _three_blobs(rng)
+    ax = plotting.decision_regions(lambda p: np.zeros(len(p), dtype=int), x, y, x_range=(-2, 6),
+                                   y_range=(-2, 6), num=20)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("feature 1", "feature 2")
+    ax = plotting.decision_regions(lambda p: np.zeros(len(p), dtype=int), x, y, x_range=(-2, 6),
+                                   y_range=(-2, 6), num=20, feature_names=("length", "width"))
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("length", "width")
+    plt.close("all")
+
+
 def test_decision_regions_does_not_move_the_data(rng):
     x, y = _three_blobs(rng)
     saved = x.copy()
