@@ -195,6 +195,12 @@ def pytest_generate_tests(metafunc):
 #: group needs only its own device's module-scoped setup, so the two halves can run on
 #: two workers. The phone and desktop visits of test_devices.py are the layer's longest run.
 SPLIT_BY_DEVICE = {"test_devices.py"}
+#: Modules whose checks read what test_devices.py's visit of the same page on the same device
+#: measured (test_reading.py's ``_measured``, test_keyboard.py's ``_SEEN``): their tests of a page
+#: on a device join that device's group, after test_devices.py's tests (collected first), so the
+#: page is not opened again. Each falls back on a visit of its own when the cache misses.
+#: module -> the device of a test whose parameters name none (a page of the table of contents).
+READS_DEVICE_VISIT = {"test_reading.py": "desktop", "test_keyboard.py": "desktop"}
 #: The longest groups, started first (the Makefile runs xdist with --no-loadscope-reorder, so
 #: groups start in the order of the items): two workers then finish at about the same time.
 LONGEST_FIRST = ("test_devices-desktop", "test_devices-phone", "test_devices_dark", "test_pdf")
@@ -212,8 +218,12 @@ class _Groups:
         for item in items:
             group = item.module.__name__.rsplit(".", 1)[-1]
             callspec = getattr(item, "callspec", None)
-            if f"{group}.py" in SPLIT_BY_DEVICE and callspec and "device" in callspec.params:
-                group = f"{group}-{callspec.params['device']}"
+            params = callspec.params if callspec else {}
+            if f"{group}.py" in SPLIT_BY_DEVICE and "device" in params:
+                group = f"{group}-{params['device']}"
+            elif f"{group}.py" in READS_DEVICE_VISIT and ({"device", "mode", "toc_page"} & set(params)):
+                device = params.get("device", params.get("mode", READS_DEVICE_VISIT[f"{group}.py"]))
+                group = f"test_devices-{device}"
             item.add_marker(pytest.mark.xdist_group(group))
 
 

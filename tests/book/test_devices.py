@@ -39,6 +39,9 @@ and reported). On each:
   a line saying so, and still links to its full-size picture;
 * the landing page's own text links to every chapter (a card each) and to the
   PDF of the book.
+* the same visit reads, before its first click, what tests/book/test_reading.py
+  (phone and desktop) and tests/book/test_keyboard.py (desktop) check, and
+  clicks the solutions' titles for test_reading.py near its end;
 * last, on each chapter page, every solution and folded cell opened, nothing is
   cut at its right edge (tests/book/overflow.py's checks, reported by
   test_nothing_cut).
@@ -54,6 +57,8 @@ import re
 from pathlib import Path
 
 import pytest
+import test_keyboard  # tests/book/test_keyboard.py: its checks read this visit (desktop)
+import test_reading  # tests/book/test_reading.py: its checks read this visit (phone, desktop)
 from overflow import OVERFLOW_JS, check_overflow  # tests/book/overflow.py
 from test_live_widget import CANVAS_TEXT_JS, MIN_TEXT_PX, WIDGET_TEXT_JS  # tests/book/test_live_widget.py
 
@@ -249,6 +254,9 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
         run_axe(page, device)  # on the page as it loads, before any transition starts
         cut = page.evaluate(FOCUS_RINGS_JS)  # before any click or tap: focus is shown as for the keyboard
         assert not cut, f"{device}: focus rings cut off at the edge of their cell:\n  " + "\n  ".join(cut)
+        # Still before any click: what test_reading.py and test_keyboard.py check, read on this visit.
+        reading = test_reading.read(page, device) if device in test_reading.CONTEXTS else None
+        keys = test_keyboard.read_keys(page, close=True) if device == "desktop" else None
         primary = page.evaluate(VISIBLE_TOGGLES_JS, "primary-toggle")
         assert len(primary) == 1, f"{device}: expected one visible menu button, found {primary}"
         assert primary[0]["name"], f"{device}: the menu button has no accessible name"
@@ -294,9 +302,16 @@ def test_navigation_and_console(browser, book_server, book, device, toc_page):
             check_not_clipped(page, path)
         if path == book.toc_pages()[0]:
             check_landing_links(page, book, device)
+        if reading is not None:  # test_reading.py's clicks on the solutions' titles
+            reading["solutions"] = test_reading.open_solutions(page)
         if path in book.chapter_pages():  # measured last: it opens every solution and folded cell
             OVERFLOW[device, path] = page.evaluate(OVERFLOW_JS)
         page.wait_for_timeout(200)  # late errors
+        if reading is not None:
+            reading["problems"] = list(opened.problems)
+            test_reading._measured[path, device] = reading
+        if keys is not None:
+            test_keyboard._SEEN[path] = keys
         assert not opened.problems, f"{device}, {path}:\n  " + "\n  ".join(opened.problems)
     finally:
         opened.close()

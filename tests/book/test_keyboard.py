@@ -1,6 +1,8 @@
 """The built book by keyboard and screen reader.
 
-Every page of _toc.yml is opened in headless Chromium on the desktop (1280x900).
+Every page of _toc.yml is opened in headless Chromium on the desktop (1280x900):
+in tests/book/test_devices.py's desktop visit of the page, before its first
+click, when that ran first on the same worker (conftest.py groups them so).
 Once MathJax has typeset it:
 
 * no formula is a Tab stop (MathJax's menu would make each one a stop: 74 on
@@ -88,34 +90,50 @@ def open_page(browser, base, path):
     return page
 
 
-#: page -> what one visit found, for the module's two tests (their items run on one worker).
+#: page -> what one visit found, for the module's two tests. tests/book/test_devices.py's
+#: desktop visit of the page (the same 1280x900 screen, no click before) fills it with
+#: read_keys(); conftest.py runs the two tests after it, on the same worker.
 _SEEN: dict[str, dict] = {}
 
 
+def read_keys(page, close: bool = False) -> dict:
+    """On a page that has had no click: its formulas (MATH_JS), then every element the keyboard
+    reaches (FOCUS_JS), then Enter on the first solution's toggle (with ``close``, Enter again
+    closes it, for the visit's later checks)."""
+    math = page.evaluate(MATH_JS)
+    focused = page.evaluate(FOCUS_JS)
+    # Open the first solution: its toggle's name follows.
+    opened = None
+    if any(f["solution"] for f in focused):
+        toggle = page.locator("div.solution .toggle-button").first
+        toggle.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(100)
+        opened = page.evaluate("""() => { const b = document.querySelector("div.solution .toggle-button");
+          return {name: b.getAttribute("aria-label"), expanded: b.getAttribute("aria-expanded"),
+                  title: b.closest("div.solution").querySelector(".admonition-title").textContent.trim(),
+                  shown: !b.closest("div.solution").classList.contains("toggle-hidden")}; }""")
+        if close and opened["shown"]:
+            toggle.focus()
+            page.keyboard.press("Enter")
+            page.wait_for_function("""() => document.querySelector("div.solution .toggle-button")
+                .closest("div.solution").classList.contains("toggle-hidden")""")
+            page.evaluate("() => document.activeElement.blur()")
+    return {"math": math, "focused": focused, "opened": opened}
+
+
 def keyboard_visit(browser, base, book, path) -> dict:
-    """One visit of a page for both tests: its formulas (MATH_JS), then every element the
-    keyboard reaches (FOCUS_JS), then Enter on the first solution's toggle."""
+    """One visit of a page for both tests (read_keys), unless test_devices.py's made it."""
     if path in _SEEN:
-        return _SEEN.pop(path)
+        return _SEEN[path]
     if not (book.build / path).is_file():
         pytest.fail(f"{path} is listed in _toc.yml but not built: run `make strict-book`.")
     page = open_page(browser, base, path)
     try:
-        math = page.evaluate(MATH_JS)
-        focused = page.evaluate(FOCUS_JS)
-        # Open the first solution: its toggle's name follows.
-        opened = None
-        if any(f["solution"] for f in focused):
-            page.locator("div.solution .toggle-button").first.focus()
-            page.keyboard.press("Enter")
-            page.wait_for_timeout(100)
-            opened = page.evaluate("""() => { const b = document.querySelector("div.solution .toggle-button");
-              return {name: b.getAttribute("aria-label"), expanded: b.getAttribute("aria-expanded"),
-                      title: b.closest("div.solution").querySelector(".admonition-title").textContent.trim(),
-                      shown: !b.closest("div.solution").classList.contains("toggle-hidden")}; }""")
+        seen = read_keys(page)
     finally:
         page.close()
-    _SEEN[path] = seen = {"math": math, "focused": focused, "opened": opened}
+    _SEEN[path] = seen
     return seen
 
 

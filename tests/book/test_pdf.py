@@ -3,7 +3,9 @@
 Run after `make strict-book` and `make pdf` (tools/pdf.py prints every page of
 _toc.yml with Chromium and joins them with pypdf into
 _build/pdf/feature-engineering-refined.pdf, copied into _build/html/ for the
-landing page's link). Checks:
+landing page's link). The PDF's text is read once per PDF (kept beside it),
+and each page is opened printed once, for every check below that looks at it.
+Checks:
 
 * the PDF is there, newer than the pages it was printed from, and the copy the
   landing page links to is the same file;
@@ -36,6 +38,8 @@ from __future__ import annotations
 
 import functools
 import html
+import json
+import os
 import re
 import unicodedata
 from pathlib import Path
@@ -45,6 +49,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "feature-engineering-refined.pdf"
 PDF = ROOT / "_build" / "pdf" / NAME
+TEXT_CACHE = PDF.with_name(f"{NAME}.text.json")  # page_texts, read once per PDF
 # A4 less tools/pdf.py's 14 mm side margins, in CSS pixels (96 per inch).
 PRINT_WIDTH_PX = round((210 - 2 * 14) / 25.4 * 96)
 H1 = re.compile(r"<h1>(.*?)</h1>", re.S)
@@ -102,14 +107,56 @@ def pdf(book):
 
 @pytest.fixture(scope="module")
 def page_texts(pdf) -> list[str]:
-    """The text of each page of the PDF, in order: read once (about a minute for the whole book)."""
-    return [page.extract_text() or "" for page in pdf.pages]
+    """The text of each page of the PDF, in order. Reading it takes about 20 s, so it is read
+    once per PDF: kept in TEXT_CACHE beside the PDF, with the PDF's size and modification time
+    (a new PDF is read again)."""
+    stat = PDF.stat()
+    key = {"pdf": NAME, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    try:
+        cached = json.loads(TEXT_CACHE.read_text(encoding="utf-8"))
+        if cached["key"] == key:
+            return cached["texts"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    texts = [page.extract_text() or "" for page in pdf.pages]
+    partial = TEXT_CACHE.with_name(f"{TEXT_CACHE.name}.{os.getpid()}")
+    partial.write_text(json.dumps({"key": key, "texts": texts}), encoding="utf-8")
+    partial.replace(TEXT_CACHE)  # whole or not at all, when two workers write it
+    return texts
 
 
 @pytest.fixture(scope="module")
 def pdf_text(page_texts) -> str:
     """The PDF's text with every space and line break removed."""
     return squeeze("".join(page_texts))
+
+
+@pytest.fixture(scope="module")
+def printed(browser, book_server, book) -> dict[str, dict]:
+    """Every page of the table of contents opened once as printed (print media, the paper's
+    width), with what each test below measures on it: page -> {"widgets", "outputs",
+    "captions", "code", "solutions"} (the chapter pages' measures only on chapter pages).
+    The measures that only read the page come first, as on a freshly loaded page; the
+    solutions' last, as bookGatherSolutions moves the solutions to the page's end."""
+    chapters = set(book.chapter_pages())
+    context = browser.new_context(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
+    found = {}
+    try:
+        page = context.new_page()
+        page.emulate_media(media="print")
+        for path in book.toc_pages():
+            page.goto(f"{book_server}/{path}", wait_until="load")
+            seen = {}
+            if path in chapters:
+                seen["widgets"] = page.evaluate(PRINTED_WIDGETS_JS)
+                seen["outputs"] = page.evaluate(PRINTED_OUTPUT_JS)
+                seen["captions"] = page.evaluate(CAPTIONS_JS)
+            seen["code"] = page.evaluate(PRINTED_CODE_JS)
+            seen["solutions"] = page.evaluate(PRINTED_SOLUTIONS_JS)
+            found[path] = seen
+    finally:
+        context.close()
+    return found
 
 
 @functools.lru_cache(maxsize=None)
@@ -155,84 +202,60 @@ def test_every_chapter_title_is_in_the_pdf_and_a_bookmark(book, pdf, pdf_text):
     assert len(found) > 5 * len(chapters), f"only {len(found)} bookmarks: the headings' bookmarks are missing"
 
 
-def test_no_code_line_is_cut(browser, book_server, book, pdf_text):
-    context = browser.new_context(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
-    try:
-        page = context.new_page()
-        page.emulate_media(media="print")
-        cut, missing, lines = [], [], 0
-        for path in book.toc_pages():
-            page.goto(f"{book_server}/{path}", wait_until="load")
-            found = page.evaluate(PRINTED_CODE_JS)
-            cut += [f"{path}: {c}" for c in found["cut"]]
-            for block in found["code"]:
-                for line in block.splitlines():
-                    if squeeze(line):
-                        lines += 1
-                        if squeeze(line) not in pdf_text:
-                            missing.append(f"{path}: {line.strip()[:90]}")
-        assert not cut, f"code blocks wider than the paper ({PRINT_WIDTH_PX} px):\n  " + "\n  ".join(cut[:20])
-        assert lines > 1000, f"only {lines} printed code lines found"
-        assert not missing, (f"{len(missing)} of {lines} printed code lines are not in the PDF's text:\n  "
-                             + "\n  ".join(missing[:20]))
-    finally:
-        context.close()
+def test_no_code_line_is_cut(printed, book, pdf_text):
+    cut, missing, lines = [], [], 0
+    for path in book.toc_pages():
+        found = printed[path]["code"]
+        cut += [f"{path}: {c}" for c in found["cut"]]
+        for block in found["code"]:
+            for line in block.splitlines():
+                if squeeze(line):
+                    lines += 1
+                    if squeeze(line) not in pdf_text:
+                        missing.append(f"{path}: {line.strip()[:90]}")
+    assert not cut, f"code blocks wider than the paper ({PRINT_WIDTH_PX} px):\n  " + "\n  ".join(cut[:20])
+    assert lines > 1000, f"only {lines} printed code lines found"
+    assert not missing, (f"{len(missing)} of {lines} printed code lines are not in the PDF's text:\n  "
+                         + "\n  ".join(missing[:20]))
 
 
-def test_printed_output_is_readable(browser, book_server, book):
+def test_printed_output_is_readable(printed, book):
     """No printed output shrinks under 7 pt or runs past the paper (the PDF itself is not needed)."""
-    context = browser.new_context(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
-    try:
-        page = context.new_page()
-        page.emulate_media(media="print")
-        small, wide, seen = [], [], 0
-        for path in book.chapter_pages():
-            page.goto(f"{book_server}/{path}", wait_until="load")
-            for out in page.evaluate(PRINTED_OUTPUT_JS):
-                seen += 1
-                if out["pt"] < MIN_OUTPUT_PT - 0.05:
-                    small.append(f"{path}: {out['pt']:.1f} pt: {out['text']}")
-                if out["scrolls"] or out["right"] > out["width"] + 1:
-                    wide.append(f"{path}: {out['text']}")
-        assert seen > 300, f"only {seen} printed outputs found"
-        assert not small, f"{len(small)} printed outputs under {MIN_OUTPUT_PT} pt:\n  " + "\n  ".join(small)
-        assert not wide, f"{len(wide)} printed outputs wider than the paper:\n  " + "\n  ".join(wide)
-    finally:
-        context.close()
+    small, wide, seen = [], [], 0
+    for path in book.chapter_pages():
+        for out in printed[path]["outputs"]:
+            seen += 1
+            if out["pt"] < MIN_OUTPUT_PT - 0.05:
+                small.append(f"{path}: {out['pt']:.1f} pt: {out['text']}")
+            if out["scrolls"] or out["right"] > out["width"] + 1:
+                wide.append(f"{path}: {out['text']}")
+    assert seen > 300, f"only {seen} printed outputs found"
+    assert not small, f"{len(small)} printed outputs under {MIN_OUTPUT_PT} pt:\n  " + "\n  ".join(small)
+    assert not wide, f"{len(wide)} printed outputs wider than the paper:\n  " + "\n  ".join(wide)
 
 
-def test_widgets_print_as_pictures_with_their_address(browser, book_server, book, pdf_text):
+def test_widgets_print_as_pictures_with_their_address(printed, book_server, book, pdf_text):
     """On every page with widgets: each printed as its picture, then "Interactive in the online
     book: <address of this page>"; no control printed; the heading keeps its chapter number."""
     canonical = re.compile(r'<link rel="canonical" href="([^"]+)"')
-    context = browser.new_context(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
     checked = 0
-    try:
-        page = context.new_page()
-        page.emulate_media(media="print")
-        for path in book.chapter_pages():
-            views = book.widget_views(path)
-            page.goto(f"{book_server}/{path}", wait_until="load")
-            found = page.evaluate(PRINTED_WIDGETS_JS)
-            assert not found["controls"], f"{path}: printed controls: {found['controls']}"
-            assert found["title"] == page_title(book.build, path), \
-                f"{path}: the printed title is {found['title']!r}, not {page_title(book.build, path)!r}"
-            if not views:
-                continue
-            checked += 1
-            match = canonical.search((book.build / path).read_text(encoding="utf-8"))
-            address = match.group(1) if match else f"{book_server}/{path}"
-            assert found["pictures"] == len(views), \
-                f"{path}: {found['pictures']} pictures printed for {len(views)} widgets"
-            expected = f"Interactive in the online book: {address}"
-            assert found["notes"] == [expected] * len(views), f"{path}: notes {found['notes']}, expected {expected!r}"
-            assert squeeze(expected) in pdf_text, f"{path}: {expected!r} is not in the PDF"
-        assert checked >= 5, f"only {checked} chapter pages with widgets"
-    finally:
-        context.close()
-
-
-# ------------------------------------------------ page numbers, contents, solutions
+    for path in book.chapter_pages():
+        views = book.widget_views(path)
+        found = printed[path]["widgets"]
+        assert not found["controls"], f"{path}: printed controls: {found['controls']}"
+        assert found["title"] == page_title(book.build, path), \
+            f"{path}: the printed title is {found['title']!r}, not {page_title(book.build, path)!r}"
+        if not views:
+            continue
+        checked += 1
+        match = canonical.search((book.build / path).read_text(encoding="utf-8"))
+        address = match.group(1) if match else f"{book_server}/{path}"
+        assert found["pictures"] == len(views), \
+            f"{path}: {found['pictures']} pictures printed for {len(views)} widgets"
+        expected = f"Interactive in the online book: {address}"
+        assert found["notes"] == [expected] * len(views), f"{path}: notes {found['notes']}, expected {expected!r}"
+        assert squeeze(expected) in pdf_text, f"{path}: {expected!r} is not in the PDF"
+    assert checked >= 5, f"only {checked} chapter pages with widgets"
 GLUED = re.compile(r"(?<![A-Za-z])[a-z]{24,}")
 TEX = re.compile(r"(?<![$\\{\"'])\\(lambda|alpha|beta|gamma|delta|sigma|mu|frac|sum|mathbf|mathrm|text|sqrt|cdot|ell"
                  r"|hat|tilde|bar|lVert|rVert|le|ge|times|log|exp|top|in)\b")
@@ -315,26 +338,19 @@ PRINTED_SOLUTIONS_JS = """() => {
 }"""
 
 
-def test_printed_solutions_are_open_without_chevrons_and_no_code_box_is_empty(browser, book_server, book):
-    context = browser.new_context(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
+def test_printed_solutions_are_open_without_chevrons_and_no_code_box_is_empty(printed, book):
     checked = 0
-    try:
-        page = context.new_page()
-        page.emulate_media(media="print")
-        for path in book.toc_pages():
-            page.goto(f"{book_server}/{path}", wait_until="load")
-            found = page.evaluate(PRINTED_SOLUTIONS_JS)
-            assert not found["empty"], f"{path}: empty boxes printed:\n  " + "\n  ".join(found["empty"][:5])
-            if not found["boxes"]:
-                continue
-            checked += 1
-            assert found["gathered"] == found["boxes"] and not found["outside"], \
-                f"{path}: {found['outside']} of {found['boxes']} solutions not in the printed 'Solutions' section"
-            assert not found["chevrons"], f"{path}: {found['chevrons']} printed solutions show a chevron"
-            assert not found["shut"], f"{path}: {found['shut']} printed solutions are shut"
-        assert checked >= 10, f"only {checked} pages with solutions"
-    finally:
-        context.close()
+    for path in book.toc_pages():
+        found = printed[path]["solutions"]
+        assert not found["empty"], f"{path}: empty boxes printed:\n  " + "\n  ".join(found["empty"][:5])
+        if not found["boxes"]:
+            continue
+        checked += 1
+        assert found["gathered"] == found["boxes"] and not found["outside"], \
+            f"{path}: {found['outside']} of {found['boxes']} solutions not in the printed 'Solutions' section"
+        assert not found["chevrons"], f"{path}: {found['chevrons']} printed solutions show a chevron"
+        assert not found["shut"], f"{path}: {found['shut']} printed solutions are shut"
+    assert checked >= 10, f"only {checked} pages with solutions"
 
 
 def test_the_contents_follow_the_title_page(book, page_texts):
@@ -352,22 +368,15 @@ CAPTIONS_JS = """() => [...document.querySelectorAll("figure figcaption")].map((
   return {text: c.textContent.trim().slice(0, 40), weight: Number(cs.fontWeight), color: cs.color}; })"""
 
 
-def test_printed_captions_are_readable(browser, book_server, book):
+def test_printed_captions_are_readable(printed, book):
     """Printed, a figure's caption is in the text's weight (400 or more) and in black: the
     theme's light grey captions print thin and pale."""
-    context = browser.new_context(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
     problems, checked = [], 0
-    try:
-        page = context.new_page()
-        page.emulate_media(media="print")
-        for path in book.chapter_pages():
-            page.goto(f"{book_server}/{path}", wait_until="load")
-            for c in page.evaluate(CAPTIONS_JS):
-                checked += 1
-                if c["weight"] < 400 or c["color"] not in ("rgb(0, 0, 0)", "rgba(0, 0, 0, 1)"):
-                    problems.append(f"{path}: {c['text']!r}: weight {c['weight']}, colour {c['color']}")
-    finally:
-        context.close()
+    for path in book.chapter_pages():
+        for c in printed[path]["captions"]:
+            checked += 1
+            if c["weight"] < 400 or c["color"] not in ("rgb(0, 0, 0)", "rgba(0, 0, 0, 1)"):
+                problems.append(f"{path}: {c['text']!r}: weight {c['weight']}, colour {c['color']}")
     assert checked >= 10, f"only {checked} captions"
     assert not problems, f"{len(problems)} thin or grey printed captions:\n  " + "\n  ".join(problems[:10])
 

@@ -3,7 +3,10 @@
 Run after `make strict-book`. Each page is opened once per device in Debian's
 headless Chromium (offline: a request to another machine is refused); what the
 checks need is measured then, and each test reads its part (the math, the
-figures and the layout share that one visit). What is measured
+figures and the layout share that one visit). That visit is
+tests/book/test_devices.py's of the same page on the same device, when it ran
+first on the same worker (conftest.py groups them so): the layout is read as
+the page loads, the solutions' titles are clicked at its end. What is measured
 here is layout; dark mode changes only colours (assets/book.css: the scroll
 shadows of tables and equations, the figures' cards), which
 tests/book/test_devices_dark.py checks with axe-core on every page.
@@ -136,10 +139,14 @@ MATH_JS = r"""async () => {
 }"""
 SMALLEST_TEXT_PX = 9 * 90 / 72  # 9-point figure text at 90 dpi
 MIN_PHONE_TEXT_PX = 8
+#: (page, device) -> what measure() found. tests/book/test_devices.py's visit of a page on the
+#: same device (the same browser context) fills it: read() as the page loads, open_solutions()
+#: at the end of that visit; conftest.py runs the tests below after it, on the same worker.
 _measured: dict = {}
 
 
 def measure(browser, base, path, context_name):
+    """What the page shows as ``context_name``: test_devices.py's visit's findings, or a visit of its own."""
     key = (path, context_name)
     if key in _measured:
         return _measured[key]
@@ -159,14 +166,20 @@ def measure(browser, base, path, context_name):
         page = context.new_page()
         page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
         page.goto(f"{base}/{path}", wait_until="load")
-        found = page.evaluate(MEASURE_JS)
-        found["figures"] = page.evaluate(FIGURES_JS)
-        found["tex"] = page.evaluate(MATH_JS) if context_name == "desktop" else None
+        found = read(page, context_name)
         found["solutions"] = open_solutions(page)
         found["problems"] = problems
     finally:
         context.close()
     _measured[key] = found
+    return found
+
+
+def read(page, context_name) -> dict:
+    """What the checks read on a page as loaded (before any click): its layout, figures and math."""
+    found = page.evaluate(MEASURE_JS)
+    found["figures"] = page.evaluate(FIGURES_JS)
+    found["tex"] = page.evaluate(MATH_JS) if context_name == "desktop" else None
     return found
 
 
